@@ -1,0 +1,30 @@
+# Shared build settings and the small helpers every part of the build uses.
+
+# Warnings for sinkcheck's own targets (not forced on projects that consume the library).
+add_library(sinkcheck_warnings INTERFACE)
+if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+  target_compile_options(sinkcheck_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion)
+  if(SINKCHECK_WERROR)
+    target_compile_options(sinkcheck_warnings INTERFACE -Werror)
+  endif()
+endif()
+
+if(SINKCHECK_SANITIZE)
+  set(SINKCHECK_SANITIZER_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_compile_options(${SINKCHECK_SANITIZER_FLAGS})
+  add_link_options(${SINKCHECK_SANITIZER_FLAGS})
+endif()
+
+# sinkcheck_add_test(NAME SOURCES src... [LIBS lib...] [LABELS label...] [TIMEOUT s])
+# One GoogleTest executable; each TEST() becomes its own CTest test.
+function(sinkcheck_add_test name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE sinkcheck::reference sinkcheck_warnings GTest::gtest GTest::gtest_main ${ARG_LIBS})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 600)
+  endif()
+  include(GoogleTest)
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
+    PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
+endfunction()

@@ -1,0 +1,94 @@
+// sinkcheck/detail/utf8.hpp — strict UTF-8 validation (RFC 3629).
+//
+// Text strings in every format sinkcheck writes are UTF-8 by specification (RFC 8949 §3.1 major
+// type 3, MessagePack "str", UBJSON/BJData 'S', BSON "string", BON8 strings); nlohmann 3.11.2
+// writes whatever bytes a std::string holds, which yields invalid items (KNOWN_DIVERGENCES.md,
+// invalid-utf8). Rejected: stray continuation bytes, overlong forms (C0, C1, E0 80-9F,
+// F0 80-8F), UTF-16 surrogates (ED A0-BF), code points above U+10FFFF (F4 90+, F5-FF),
+// truncated sequences.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "sinkcheck/error.hpp"
+
+namespace sinkcheck::detail {
+
+inline constexpr std::size_t utf8_valid = static_cast<std::size_t>(-1);
+
+/// Index of the first byte of the first invalid sequence in [p, p+n), or utf8_valid.
+inline std::size_t utf8_invalid_at(const char* data, std::size_t n) noexcept {
+    const auto* p = reinterpret_cast<const std::uint8_t*>(data);
+    std::size_t i = 0;
+    while (i < n) {
+        // ASCII fast path: eight bytes at a time while none has its top bit set
+        while (i + 8 <= n) {
+            std::uint64_t w;
+            std::memcpy(&w, p + i, 8);
+            if ((w & 0x8080808080808080ULL) != 0) {
+                break;
+            }
+            i += 8;
+        }
+        if (i >= n) {
+            break;
+        }
+        const std::uint8_t b = p[i];
+        if (b < 0x80) {
+            ++i;
+            continue;
+        }
+        std::size_t len;
+        std::uint8_t lo = 0x80;
+        std::uint8_t hi = 0xBF;
+        if (b >= 0xC2 && b <= 0xDF) {
+            len = 2;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            len = 3;
+            if (b == 0xE0) {
+                lo = 0xA0;
+            } else if (b == 0xED) {
+                hi = 0x9F;
+            }
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            len = 4;
+            if (b == 0xF0) {
+                lo = 0x90;
+            } else if (b == 0xF4) {
+                hi = 0x8F;
+            }
+        } else {
+            return i;
+        }
+        if (i + len > n || p[i + 1] < lo || p[i + 1] > hi) {
+            return i;
+        }
+        for (std::size_t k = 2; k < len; ++k) {
+            if ((p[i + k] & 0xC0) != 0x80) {
+                return i;
+            }
+        }
+        i += len;
+    }
+    return utf8_valid;
+}
+
+inline std::size_t utf8_invalid_at(const std::string& s) noexcept {
+    return utf8_invalid_at(s.data(), s.size());
+}
+
+/// Throws type_error.316 naming the offending byte when s is not valid UTF-8.
+inline void require_utf8(const std::string& s, const char* what = "string") {
+    const std::size_t at = utf8_invalid_at(s);
+    if (at != utf8_valid) {
+        static const char hex[] = "0123456789ABCDEF";
+        const auto b = static_cast<std::uint8_t>(s[at]);
+        throw type_error(316, std::string("invalid UTF-8 byte at index ") + std::to_string(at) +
+                                  ": 0x" + hex[b >> 4] + hex[b & 15] + " in " + what);
+    }
+}
+
+}  // namespace sinkcheck::detail

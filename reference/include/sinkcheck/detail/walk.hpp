@@ -1,0 +1,230 @@
+// sinkcheck/detail/walk.hpp — depth-first traversal of a basic_json without recursion.
+//
+// Every encoder walks the value through this one loop, so no encoder can overflow the stack on
+// a deeply nested value (depth 100,000 encodes like depth 1), and every encoder error gets the
+// JSON pointer of the value being written, computed from the walk's own stack only when an error
+// is thrown. The first 32 levels live in the walker itself: a shallow document costs no heap
+// allocation for the traversal.
+//
+// A Format handler provides:
+//   std::size_t position() const;                          bytes written so far (for marks)
+//   void value(const Json& j, frame* parent);             a non-container value
+//   bool open(const Json& j, frame& f, frame* parent);    start of an array/object; false when
+//                                                         the handler wrote it whole (no descent)
+//   void member(frame& f, const Json& child);             before each child; f.key is the key
+//                                                         (objects) or null, f.index its index
+//   void close(frame& f);                                 after the last child
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sinkcheck/error.hpp"
+#include "sinkcheck/options.hpp"
+
+namespace sinkcheck::detail {
+
+inline constexpr std::size_t no_child = static_cast<std::size_t>(-1);
+
+template <class Json>
+struct frame {
+    using array_t = typename Json::array_t;
+    using object_t = typename Json::object_t;
+    using string_t = typename Json::string_t;
+
+    const Json* node = nullptr;
+    typename array_t::const_iterator ait{}, aend{};
+    typename object_t::const_iterator oit{}, oend{};
+    /// index of the child being written, no_child before the first and while closing
+    std::size_t index = no_child;
+    /// key of the child being written (objects only)
+    const string_t* key = nullptr;
+    /// owned by the format handler (UBJSON: the '$' marker; BSON: a size or a patch offset)
+    std::uint64_t aux = 0;
+    std::uint32_t flags = 0;
+
+    bool is_object() const noexcept { return node->is_object(); }
+};
+
+/// A stack whose first N entries need no heap allocation.
+template <class T, std::size_t N>
+class small_stack {
+public:
+    bool empty() const noexcept { return size_ == 0; }
+    std::size_t size() const noexcept { return size_; }
+    void clear() noexcept {
+        size_ = 0;
+        heap_.clear();
+    }
+    void push(const T& v) {
+        if (size_ < N) {
+            inline_[size_] = v;
+        } else {
+            heap_.push_back(v);
+        }
+        ++size_;
+    }
+    void pop() noexcept {
+        --size_;
+        if (size_ >= N) {
+            heap_.pop_back();
+        }
+    }
+    T& operator[](std::size_t i) noexcept { return i < N ? inline_[i] : heap_[i - N]; }
+    const T& operator[](std::size_t i) const noexcept { return i < N ? inline_[i] : heap_[i - N]; }
+    T& top() noexcept { return (*this)[size_ - 1]; }
+
+private:
+    T inline_[N];
+    std::vector<T> heap_;
+    std::size_t size_ = 0;
+};
+
+/// Appends RFC 6901 escaping of a key to a pointer ('~' -> "~0", '/' -> "~1").
+inline void append_pointer_token(std::string& out, const std::string& token) {
+    out += '/';
+    for (char c : token) {
+        if (c == '~') {
+            out += "~0";
+        } else if (c == '/') {
+            out += "~1";
+        } else {
+            out += c;
+        }
+    }
+}
+
+template <class Json>
+class walker {
+public:
+    using frame_type = frame<Json>;
+
+    /// Walks root depth-first, calling the handler (see the header comment). An encode_error
+    /// thrown by the handler leaves with the pointer of the value being written.
+    template <class Handler>
+    void run(const Json& root, Handler& handler, std::vector<value_mark>* marks = nullptr) {
+        stack_.clear();
+        try {
+            if (marks != nullptr) {
+                marks->push_back({handler.position(), std::string()});
+            }
+            enter(root, handler, nullptr);
+            while (!stack_.empty()) {
+                frame_type& f = stack_.top();
+                const Json* child = next_child(f);
+                if (child == nullptr) {
+                    f.index = no_child;
+                    f.key = nullptr;
+                    handler.close(f);
+                    stack_.pop();
+                    continue;
+                }
+                if (marks != nullptr) {
+                    marks->push_back({handler.position(), pointer()});
+                }
+                handler.member(f, *child);
+                enter(*child, handler, &f);
+            }
+        } catch (encode_error& e) {
+            if (!e.has_pointer()) {
+                e.set_pointer(pointer());
+            }
+            throw;
+        }
+    }
+
+    /// The JSON pointer of the value being written now.
+    std::string pointer() const {
+        std::string out;
+        for (std::size_t i = 0; i < stack_.size(); ++i) {
+            const frame_type& f = stack_[i];
+            if (f.index == no_child) {
+                break;
+            }
+            if (f.key != nullptr) {
+                append_pointer_token(out, *f.key);
+            } else {
+                append_pointer_token(out, std::to_string(f.index));
+            }
+        }
+        return out;
+    }
+
+    std::size_t depth() const noexcept { return stack_.size(); }
+
+private:
+    template <class Handler>
+    void enter(const Json& j, Handler& handler, frame_type* parent) {
+        if (j.is_array()) {
+            frame_type f;
+            f.node = &j;
+            const auto& a = j.template get_ref<const typename Json::array_t&>();
+            f.ait = a.begin();
+            f.aend = a.end();
+            if (handler.open(j, f, parent)) {
+                stack_.push(f);  // parent may dangle from here on
+            }
+        } else if (j.is_object()) {
+            frame_type f;
+            f.node = &j;
+            const auto& o = j.template get_ref<const typename Json::object_t&>();
+            f.oit = o.begin();
+            f.oend = o.end();
+            if (handler.open(j, f, parent)) {
+                stack_.push(f);
+            }
+        } else {
+            handler.value(j, parent);
+        }
+    }
+
+    static const Json* next_child(frame_type& f) noexcept {
+        const std::size_t next = f.index == no_child ? 0 : f.index + 1;
+        if (f.node->is_array()) {
+            if (f.ait == f.aend) {
+                return nullptr;
+            }
+            f.index = next;
+            return &*f.ait++;
+        }
+        if (f.oit == f.oend) {
+            return nullptr;
+        }
+        f.index = next;
+        f.key = &f.oit->first;
+        return &(f.oit++)->second;
+    }
+
+    small_stack<frame_type, 32> stack_;
+};
+
+/// True when pred(node, key) holds for some node of root (key: the member's key or null).
+/// Iterative, so it is safe on values of any depth.
+template <class Json, class Pred>
+bool any_node(const Json& root, Pred pred) {
+    struct scanner {
+        Pred& pred;
+        bool found = false;
+        std::size_t position() const noexcept { return 0; }
+        void value(const Json& j, frame<Json>* parent) { check(j, parent); }
+        bool open(const Json& j, frame<Json>&, frame<Json>* parent) {
+            check(j, parent);
+            return !found;
+        }
+        void member(frame<Json>&, const Json&) {}
+        void close(frame<Json>&) {}
+        void check(const Json& j, frame<Json>* parent) {
+            if (!found && pred(j, parent != nullptr ? parent->key : nullptr)) {
+                found = true;
+            }
+        }
+    };
+    scanner s{pred};
+    walker<Json> w;
+    w.run(root, s);
+    return s.found;
+}
+
+}  // namespace sinkcheck::detail

@@ -1,0 +1,48 @@
+// sinkcheck/oracle.hpp — nlohmann 3.11.2's own writers and readers, behind sinkcheck's names.
+//
+// The oracle every comparison is made against. Callers must not hand it a value for which
+// known_divergence() names an id: 3.11.2 may write garbage for those, or assert (BSON with a
+// discarded value).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sinkcheck/options.hpp"
+
+namespace sinkcheck {
+
+/// True for the formats nlohmann 3.11.2 writes (all but BON8).
+inline constexpr bool oracle_has(format f) noexcept { return f != format::bon8; }
+
+template <class Json>
+std::vector<std::uint8_t> oracle_encode(format f, const Json& j, const encode_options& o = {}) {
+    switch (f) {
+        case format::cbor: return Json::to_cbor(j);
+        case format::msgpack: return Json::to_msgpack(j);
+        case format::ubjson: return Json::to_ubjson(j, o.use_size, o.use_type);
+        case format::bjdata: return Json::to_bjdata(j, o.use_size, o.use_type);
+        case format::bson: return Json::to_bson(j);
+        case format::bon8: break;
+    }
+    return {};
+}
+
+/// Decodes with 3.11.2 (CBOR tags kept as binary subtypes); throws nlohmann's parse_error.
+template <class Json>
+Json oracle_decode(format f, const std::vector<std::uint8_t>& bytes) {
+    switch (f) {
+        case format::cbor: return Json::from_cbor(bytes, true, true, Json::cbor_tag_handler_t::store);
+        case format::msgpack: return Json::from_msgpack(bytes);
+        case format::ubjson: return Json::from_ubjson(bytes);
+        case format::bjdata: return Json::from_bjdata(bytes);
+        case format::bson: return Json::from_bson(bytes);
+        case format::bon8: break;
+    }
+    return Json();
+}
+
+}  // namespace sinkcheck
