@@ -173,7 +173,7 @@ public:
     generator(std::mt19937_64& rng, const random_profile& p) : rng_(rng), p_(p) {}
 
     Json value(int depth) {
-        const int kinds = depth < p_.max_depth ? 12 : 9;
+        const std::size_t kinds = depth < p_.max_depth ? 12 : 9;
         switch (pick(kinds)) {
             case 0: return Json(nullptr);
             case 1: return Json(pick(2) == 0);
