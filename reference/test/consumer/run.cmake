@@ -1,0 +1,20 @@
+# Installs the build tree into a scratch prefix, then configures, builds and runs the consumer
+# project against it. Arguments: BUILD_DIR, WORK_DIR, CONSUMER_DIR, CXX.
+file(REMOVE_RECURSE "${WORK_DIR}")
+function(step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "step failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(step_output "${out}" PARENT_SCOPE)
+endfunction()
+step(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${WORK_DIR}/prefix")
+step(${CMAKE_COMMAND} -S "${CONSUMER_DIR}" -B "${WORK_DIR}/build" -DCMAKE_CXX_COMPILER=${CXX}
+     "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix")
+step(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
+step("${WORK_DIR}/build/consumer")
+string(STRIP "${step_output}" got)
+if(NOT got STREQUAL "a1616101")
+  message(FATAL_ERROR "consumer printed '${got}', expected CBOR a1616101 for {\"a\":1}")
+endif()
+message(STATUS "installed package found, built and ran: ${got}")
