@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The main job: installs what is missing and runs the fuzzing campaign over every target
+# (scripts/fuzz-campaign.sh; arguments are passed on, see its --help). Before the campaign it
+# checks the bundled sample documents with `sinkcheck check`: every sink, window and format
+# against nlohmann 3.11.2, with round trips.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+cmake -S . -B build/gcc -G Ninja -DCMAKE_CXX_COMPILER=g++ >/dev/null
+cmake --build build/gcc -j "$(nproc)" --target sinkcheck
+status=0
+for doc in corpus/samples/*.json; do
+  echo "== sinkcheck check $doc"
+  build/gcc/conformance/sinkcheck check "$doc" || status=1
+done
+if [ "$status" -ne 0 ]; then
+  echo "sample check failed" >&2
+  exit 1
+fi
+exec bash scripts/fuzz-campaign.sh "$@"
