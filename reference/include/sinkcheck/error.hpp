@@ -78,6 +78,7 @@ inline constexpr int bson_key_nul = 409;          // 3.11.2
 inline constexpr int discarded_value = 901;       // sinkcheck: discarded has no encoding
 inline constexpr int subtype_too_large = 902;     // sinkcheck: binary subtype does not fit
 inline constexpr int length_too_large = 903;      // sinkcheck: length field would overflow
+inline constexpr int bson_old_binary = 904;       // sinkcheck: BSON subtype 2 data lacks its int32 length
 }  // namespace error_id
 
 /// A sink could not take a write (fixed span full, stream failed, injected fault).
