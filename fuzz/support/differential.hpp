@@ -1,0 +1,282 @@
+// differential.hpp — the check behind every per-format differential target.
+//
+// One input yields several values: the input parsed as JSON text (written with each option set
+// the format has) and a value built op by op from the same bytes (value_from_bytes.hpp), which
+// reaches what no parser produces. Each value is encoded by the reference encoder into a
+// memory_writer, and that output must equal
+//   - nlohmann 3.11.2's, unless known_divergence() names a recorded divergence, or the value is
+//     too deep for 3.11.2's recursive writer (depth > oracle_depth);
+//   - every sink's in the catalogue, at every window size, including which error is thrown;
+//   - the value itself after decoding (nlohmann's decoder; sinkcheck's own for BON8).
+// Encoder exceptions are never swallowed: an error in one place and not in another is a finding.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fuzzer/FuzzedDataProvider.h>
+#include <nlohmann/json.hpp>
+
+#include "sinkcheck/encode.hpp"
+#include "sinkcheck/error.hpp"
+#include "sinkcheck/format/bon8_decoder.hpp"
+#include "sinkcheck/oracle.hpp"
+#include "support/report.hpp"
+#include "support/same_value.hpp"
+#include "support/sinks.hpp"
+#include "support/value_from_bytes.hpp"
+
+namespace sinkcheck::fuzz {
+
+/// Deepest value handed to nlohmann 3.11.2: its writers, decoders, dump() and == recurse.
+inline constexpr std::size_t oracle_depth = 200;
+
+/// Nesting depth of j (a scalar is 1), computed without recursion.
+template <class Json>
+std::size_t depth_of(const Json& j) {
+    std::vector<std::pair<const Json*, std::size_t>> todo{{&j, 1}};
+    std::size_t deepest = 0;
+    while (!todo.empty()) {
+        const auto [node, d] = todo.back();
+        todo.pop_back();
+        deepest = d > deepest ? d : deepest;
+        if (node->is_array() || node->is_object()) {
+            for (const auto& child : *node) {
+                todo.emplace_back(&child, d + 1);
+            }
+        }
+    }
+    return deepest;
+}
+
+/// What one encoding attempt produced: bytes, or the error that stopped it.
+struct outcome {
+    std::vector<std::uint8_t> bytes;
+    bool failed = false;
+    std::string error;  // "type_error.316", "out_of_range.407", ...
+    std::string what;
+
+    std::string describe() const {
+        return failed ? "threw " + error + ": " + what : std::to_string(bytes.size()) + " bytes";
+    }
+};
+
+template <class F>
+outcome capture(F&& encode) {
+    outcome out;
+    try {
+        out.bytes = encode();
+    } catch (const encode_error& e) {
+        out.failed = true;
+        out.error = std::string(e.category()) + "." + std::to_string(e.id());
+        out.what = e.what();
+    } catch (const nlohmann::json::exception& e) {
+        // nlohmann's what() starts with "[json.exception.<category>.<id>] "
+        const std::string w = e.what();
+        const std::size_t from = w.find("exception.");
+        const std::size_t to = w.find(']');
+        out.failed = true;
+        out.error = from != std::string::npos && to != std::string::npos
+                        ? w.substr(from + 10, to - from - 10)
+                        : "nlohmann." + std::to_string(e.id);
+        out.what = w;
+    }
+    return out;
+}
+
+template <target T>
+class differential {
+public:
+    static constexpr format fmt = static_cast<format>(T);
+    using json = nlohmann::json;
+
+    /// Runs every check on the values the input describes.
+    void run(const std::uint8_t* data, std::size_t size) {
+        json parsed = json::parse(data, data + size, nullptr, false);
+        if (!parsed.is_discarded()) {
+            for (const encode_options& o : text_options()) {
+                check(parsed, o, "input as JSON text");
+            }
+        }
+        FuzzedDataProvider in(data, size);
+        const encode_options o = options_from_bits(in.ConsumeIntegral<std::uint8_t>());
+        const json built = value_from_bytes<json>(in);
+        check(built, o, "value built from the input bytes");
+    }
+
+private:
+    static std::vector<encode_options> text_options() {
+        std::vector<encode_options> all(1);
+        if (fmt == format::ubjson || fmt == format::bjdata) {
+            all.push_back(options_from_bits(1));
+            all.push_back(options_from_bits(3));
+        }
+        if (fmt == format::bson) {
+            all.push_back(options_from_bits(4));
+        }
+        return all;
+    }
+
+    void check(const json& j, const encode_options& o, const char* origin) {
+        value_ = &j;
+        options_ = o;
+        origin_ = origin;
+        depth_ = depth_of(j);
+
+        const outcome ours = reference(j, o);
+        const char* divergence = known_divergence(fmt, j, o);
+        const bool oracle_usable = oracle_has(fmt) && divergence == nullptr && depth_ <= oracle_depth;
+        if (oracle_usable) {
+            compare_with_oracle(ours);
+        }
+        compare_sinks(ours);
+        if (!ours.failed && depth_ <= oracle_depth && (divergence == nullptr || fmt == format::bon8)) {
+            check_round_trip(ours);
+        }
+    }
+
+    /// The reference output every other side is compared with.
+    outcome reference(const json& j, const encode_options& o) {
+        try {
+            return capture([&] { return reference_bytes(fmt, j, o); });
+        } catch (const std::exception& e) {
+            report_error_only(mismatch::unexpected_error, 0, "reference encoder", e.what());
+        }
+    }
+
+    void compare_with_oracle(const outcome& ours) {
+        outcome theirs;
+        try {
+            theirs = capture([&] { return oracle_encode(fmt, *value_, options_); });
+        } catch (const std::exception& e) {
+            report_error_only(mismatch::unexpected_error, 0, "nlohmann 3.11.2", e.what());
+        }
+        if (ours.failed != theirs.failed) {
+            report(mismatch::oracle_error, 0, "reference", ours, "nlohmann 3.11.2", theirs);
+        }
+        if (ours.failed && ours.error != theirs.error) {
+            report(mismatch::error_id, 0, "reference", ours, "nlohmann 3.11.2", theirs);
+        }
+        if (!ours.failed && ours.bytes != theirs.bytes) {
+            report(mismatch::oracle_bytes, 0, "reference", ours, "nlohmann 3.11.2", theirs);
+        }
+    }
+
+    void compare_sinks(const outcome& ours) {
+        for_each_sink_run(fmt, *value_, options_, [&](const sink_run& run) {
+            if (run.unexpected) {
+                report_error_only(mismatch::unexpected_error, run.site, run.label, run.result.what);
+            }
+            if (run.result.failed != ours.failed || run.result.error != ours.error) {
+                report(mismatch::sink_error, run.site, "memory_writer", ours, run.label, run.result);
+            }
+            if (run.result.bytes != ours.bytes) {
+                report(mismatch::sink_bytes, run.site, "memory_writer", ours, run.label, run.result);
+            }
+            if (!run.problem.empty()) {
+                report_error_only(run.problem_kind, run.site, run.label, run.problem);
+            }
+        });
+    }
+
+    void check_round_trip(const outcome& ours) {
+        outcome decoded_as;
+        json back;
+        try {
+            if (fmt == format::bon8) {
+                back = decode_bon8<json>(ours.bytes);
+            } else {
+                back = oracle_decode<json>(fmt, ours.bytes);
+            }
+        } catch (const std::exception& e) {
+            report_error_only(mismatch::round_trip, 0, "decoder", e.what());
+        }
+        if (const auto where = first_difference(fmt, *value_, back)) {
+            std::string text = "decoded value differs at '" + *where + "'";
+            if (depth_of(back) <= oracle_depth) {
+                text += ": " + back.dump(-1, ' ', false, json::error_handler_t::replace).substr(0, 300);
+            }
+            report_error_only(mismatch::round_trip, 0, "decoder", text);
+        }
+    }
+
+    void print_context() const {
+        print_note("value from", origin_);
+        std::string opts = "use_size=" + std::to_string(options_.use_size) +
+                           " use_type=" + std::to_string(options_.use_type) +
+                           " bson_patch_lengths=" + std::to_string(options_.bson_patch_lengths);
+        print_note("options", opts);
+        print_note("depth", std::to_string(depth_));
+        if (depth_ <= oracle_depth) {
+            std::string text = value_->dump(-1, ' ', false, json::error_handler_t::replace);
+            if (text.size() > 400) {
+                text = text.substr(0, 400) + "...";
+            }
+            print_note("value", text);
+        }
+    }
+
+    /// The JSON pointer of the value whose encoding covers byte `at` of the reference output.
+    std::string pointer_at(std::size_t at) const {
+        std::vector<value_mark> marks;
+        encode_options o = options_;
+        o.marks = &marks;
+        try {
+            (void)reference_bytes(fmt, *value_, o);
+        } catch (const std::exception&) {
+            // marks up to the error are still there
+        }
+        std::string pointer = "(none)";
+        for (const value_mark& m : marks) {
+            if (m.offset <= at) {
+                pointer = "'" + m.pointer + "'";
+            }
+        }
+        return pointer;
+    }
+
+    [[noreturn]] void report(mismatch kind, std::size_t site, std::string_view name_a,
+                             const outcome& a, std::string_view name_b, const outcome& b) const {
+        print_finding_header(kind, format_name(fmt), name_a, name_b);
+        if (a.failed || b.failed) {
+            print_note(name_a, a.describe());
+            print_note(name_b, b.describe());
+        }
+        if (!a.failed || !b.failed) {
+            print_byte_difference(name_a, a.bytes, name_b, b.bytes);
+            print_note("JSON pointer being written there",
+                       pointer_at(first_difference(a.bytes, b.bytes)));
+        }
+        print_context();
+        crash<T>(kind, site);
+    }
+
+    [[noreturn]] void report_error_only(mismatch kind, std::size_t site, std::string_view who,
+                                        std::string_view text) const {
+        print_finding_header(kind, format_name(fmt), who, "its contract");
+        print_note(who, text);
+        print_context();
+        crash<T>(kind, site);
+    }
+
+    const json* value_ = nullptr;
+    encode_options options_;
+    const char* origin_ = "";
+    std::size_t depth_ = 0;
+};
+
+/// The body of a differential fuzz target for format T.
+template <target T>
+int run_differential(const std::uint8_t* data, std::size_t size) {
+    differential<T> d;
+    d.run(data, size);
+    return 0;
+}
+
+}  // namespace sinkcheck::fuzz

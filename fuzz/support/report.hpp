@@ -1,0 +1,148 @@
+// report.hpp — how a fuzz target says what went wrong, and where it stops.
+//
+// A finding prints the two sides that disagree, the first differing byte offset, a hex window
+// of both outputs and the JSON pointer being written there, then stops the process at a crash
+// site of its own for each (target, kind of mismatch, sink): every site is a separate template
+// instantiation that executes a trap inside itself, so the top stack frame names all three and
+// OSS-Fuzz / ClusterFuzzLite file separate bugs for separate causes instead of folding every
+// mismatch into one "abort in report()".
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace sinkcheck::fuzz {
+
+/// What disagreed. The numeric value is part of the crash site: append, never reorder.
+enum class mismatch : unsigned {
+    sink_bytes,        // a sink wrote other bytes than the reference memory writer
+    sink_error,        // a sink threw where the reference did not, or the other way round
+    oracle_bytes,      // the reference encoder and nlohmann 3.11.2 wrote different bytes
+    oracle_error,      // one of the reference encoder and nlohmann 3.11.2 threw, the other not
+    error_id,          // both refused the value, with different error ids
+    round_trip,        // decoding the output did not give the value back
+    capacity_trace,    // a vector sink's capacities depend on its window, or break the rule
+    zero_fill,         // more bytes zero-filled ahead of the cursor than the window allows
+    model,             // a sink disagrees with the write-program model
+    prefix,            // after a fault the target does not hold a prefix of the full output
+    leak,              // allocations outlived the encoding
+    unexpected_error,  // an exception no sinkcheck component may throw here
+    decoder,           // a decoder broke its contract (accepted garbage, wrong offset, ...)
+};
+inline constexpr std::size_t mismatch_kinds = 13;
+
+inline const char* mismatch_name(mismatch m) noexcept {
+    static constexpr const char* names[mismatch_kinds] = {
+        "sink-bytes", "sink-error", "oracle-bytes", "oracle-error", "error-id",
+        "round-trip", "capacity-trace", "zero-fill", "model", "prefix", "leak",
+        "unexpected-error", "decoder"};
+    const auto i = static_cast<std::size_t>(m);
+    return i < mismatch_kinds ? names[i] : "?";
+}
+
+/// Targets, for the crash sites: the six formats in sinkcheck::format order, then these.
+enum class target : unsigned { cbor, msgpack, ubjson, bjdata, bson, bon8, sink, fault, decode };
+
+/// Sites per (target, kind): the sink's index in the catalogue (0 when no sink is involved);
+/// indices beyond the last share the last site.
+inline constexpr std::size_t crash_sites = 24;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SINKCHECK_FUZZ_NOINLINE __attribute__((noinline))
+#else
+#define SINKCHECK_FUZZ_NOINLINE
+#endif
+
+template <target T, std::size_t Kind, std::size_t Site>
+[[noreturn]] SINKCHECK_FUZZ_NOINLINE void crash_site() {
+    // the trap executes inside this instantiation, so it is the top frame of the report
+    std::fflush(nullptr);
+    __builtin_trap();
+}
+
+namespace detail {
+template <target T, std::size_t... I>
+constexpr auto crash_table(std::index_sequence<I...>) {
+    return std::array<void (*)(), sizeof...(I)>{&crash_site<T, I / crash_sites, I % crash_sites>...};
+}
+}  // namespace detail
+
+/// Stops the process at the crash site of (T, kind, site).
+template <target T>
+[[noreturn]] void crash(mismatch kind, std::size_t site) {
+    static constexpr auto table =
+        detail::crash_table<T>(std::make_index_sequence<mismatch_kinds * crash_sites>{});
+    const std::size_t k = std::min(static_cast<std::size_t>(kind), mismatch_kinds - 1);
+    table[k * crash_sites + std::min(site, crash_sites - 1)]();
+    __builtin_trap();  // not reached: every site traps
+}
+
+/// Index of the first byte where a and b differ (the shorter length if one is a prefix).
+inline std::size_t first_difference(const std::vector<std::uint8_t>& a,
+                                    const std::vector<std::uint8_t>& b) noexcept {
+    const std::size_t n = std::min(a.size(), b.size());
+    std::size_t i = 0;
+    while (i < n && a[i] == b[i]) {
+        ++i;
+    }
+    return i;
+}
+
+/// "@64: 61 62 [63] 64" — up to 16 bytes either side of `at`, the byte at `at` bracketed.
+inline std::string hex_window(const std::vector<std::uint8_t>& bytes, std::size_t at) {
+    static const char digits[] = "0123456789abcdef";
+    const std::size_t from = at > 16 ? at - 16 : 0;
+    const std::size_t to = std::min(bytes.size(), at + 17);
+    std::string out = "@" + std::to_string(from) + ":";
+    for (std::size_t i = from; i < to; ++i) {
+        out += i == at ? " [" : " ";
+        out += digits[bytes[i] >> 4];
+        out += digits[bytes[i] & 15];
+        if (i == at) {
+            out += ']';
+        }
+    }
+    if (at >= bytes.size()) {
+        out += " [end]";
+    }
+    if (to < bytes.size()) {
+        out += " ...";
+    }
+    return out;
+}
+
+/// The header line every finding starts with; the campaign script greps for "MISMATCH".
+inline void print_finding_header(mismatch kind, std::string_view what, std::string_view side_a,
+                                 std::string_view side_b) {
+    std::fprintf(stderr, "\n==sinkcheck== MISMATCH %s in %.*s: %.*s vs %.*s\n",
+                 mismatch_name(kind), static_cast<int>(what.size()), what.data(),
+                 static_cast<int>(side_a.size()), side_a.data(),
+                 static_cast<int>(side_b.size()), side_b.data());
+}
+
+/// Prints where two outputs first differ, with a hex window of each side.
+inline void print_byte_difference(std::string_view name_a, const std::vector<std::uint8_t>& a,
+                                  std::string_view name_b, const std::vector<std::uint8_t>& b) {
+    const std::size_t at = first_difference(a, b);
+    std::fprintf(stderr, "  first difference at byte %zu (lengths %zu and %zu)\n", at, a.size(),
+                 b.size());
+    const int width = static_cast<int>(std::max(name_a.size(), name_b.size()));
+    std::fprintf(stderr, "  %-*.*s %s\n", width, static_cast<int>(name_a.size()), name_a.data(),
+                 hex_window(a, at).c_str());
+    std::fprintf(stderr, "  %-*.*s %s\n", width, static_cast<int>(name_b.size()), name_b.data(),
+                 hex_window(b, at).c_str());
+}
+
+inline void print_note(std::string_view label, std::string_view text) {
+    std::fprintf(stderr, "  %.*s: %.*s\n", static_cast<int>(label.size()), label.data(),
+                 static_cast<int>(text.size()), text.data());
+}
+
+}  // namespace sinkcheck::fuzz

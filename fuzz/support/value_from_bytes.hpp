@@ -1,0 +1,412 @@
+// value_from_bytes.hpp — a JSON value built directly from fuzz input bytes.
+//
+// A JSON parser only ever produces some values: non-negative integers always as
+// number_unsigned, no binary, no discarded values, keys and strings that are valid UTF-8,
+// nothing deeper than the text is long. Building the value op by op from the input reaches the
+// rest: both integer kinds at every width edge, NaN payloads, binary with any subtype, raw
+// (possibly invalid) bytes in keys and strings, strings and containers exactly at length-class
+// edges (up to 65,536), BJData ND-array objects, and nesting far beyond what nlohmann's own
+// recursive functions survive. Built without recursion; bounded in nodes and bytes so one
+// input stays cheap.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include "sinkcheck/options.hpp"
+
+namespace sinkcheck::fuzz {
+
+struct build_limits {
+    std::size_t max_nodes = 4096;
+    /// bytes of strings, keys and binary together (edge-length fillers included)
+    std::size_t max_bytes = 1 << 18;
+    std::size_t max_depth = 20000;
+};
+
+inline constexpr std::uint64_t unsigned_edges[] = {
+    0, 1, 23, 24, 31, 32, 39, 40, 127, 128, 255, 256, 3879, 3880, 32767, 32768, 65535, 65536,
+    528167, 528168, 67637031, 67637032, 2147483647ULL, 2147483648ULL, 4294967295ULL,
+    4294967296ULL, 9223372036854775807ULL, 9223372036854775808ULL, 18446744073709551615ULL};
+
+inline constexpr std::int64_t signed_edges[] = {
+    -1, -10, -11, -24, -25, -32, -33, -128, -129, -256, -257, -1930, -1931, -32768, -32769,
+    -65536, -65537, -264074, -264075, -33818506, -33818507, -2147483648LL, -2147483649LL,
+    -4294967296LL, -4294967297LL, std::numeric_limits<std::int64_t>::min()};
+
+/// Bit patterns, so NaN payloads and signs survive exactly.
+inline constexpr std::uint64_t double_edges[] = {
+    0x0000000000000000ULL,  // 0.0
+    0x8000000000000000ULL,  // -0.0
+    0x3FF0000000000000ULL,  // 1.0
+    0xBFF0000000000000ULL,  // -1.0
+    0x3FF8000000000000ULL,  // 1.5 (binary32-exact)
+    0x3FB999999999999AULL,  // 0.1 (not)
+    0x40EFFE0000000000ULL,  // 65504.0 (largest half)
+    0x47EFFFFFE0000000ULL,  // FLT_MAX
+    0xC7EFFFFFE0000000ULL,  // -FLT_MAX
+    0x47EFFFFFE0000001ULL,  // just above FLT_MAX
+    0x36A0000000000000ULL,  // smallest binary32 denormal
+    0x0000000000000001ULL,  // smallest binary64 denormal
+    0x7FF0000000000000ULL,  // +Inf
+    0xFFF0000000000000ULL,  // -Inf
+    0x7FF8000000000000ULL,  // quiet NaN
+    0xFFF8000000000000ULL,  // negative quiet NaN
+    0x7FF0000000000001ULL,  // signalling NaN
+    0x7FF800000000BEEFULL,  // NaN with payload
+    0x43F0000000000000ULL,  // 2^64
+    0xC3E0000000000000ULL,  // -2^63
+    0x3FF0000000000001ULL,  // 1.0000000000000002
+};
+
+inline constexpr std::size_t length_edges[] = {0, 1, 4, 5, 15, 16, 23, 24, 31, 32, 127,
+                                               128, 255, 256, 32767, 32768, 65535, 65536};
+
+inline constexpr std::uint64_t subtype_edges[] = {0,   1,     23,    24,          127, 128,
+                                                  255, 256,   65535, 65536,       4294967295ULL,
+                                                  4294967296ULL, 18446744073709551615ULL};
+
+inline constexpr const char* ndarray_types[] = {"uint8",  "int8",   "uint16", "int16",
+                                                "uint32", "int32",  "uint64", "int64",
+                                                "single", "double", "char",   "bool"};
+
+/// Encoder options chosen by the input (one byte).
+inline encode_options options_from_bits(std::uint8_t bits) {
+    encode_options o;
+    o.use_size = (bits & 1) != 0;
+    o.use_type = o.use_size && (bits & 2) != 0;
+    o.bson_patch_lengths = (bits & 4) != 0;
+    return o;
+}
+
+template <class Json>
+class value_builder {
+public:
+    value_builder(FuzzedDataProvider& in, const build_limits& limits) : in_(in), limits_(limits) {}
+
+    /// The whole value described by the remaining input.
+    Json build() {
+        Json root;
+        bool have_root = false;
+        while (in_.remaining_bytes() > 0 && nodes_ < limits_.max_nodes) {
+            const std::uint8_t op = in_.ConsumeIntegral<std::uint8_t>();
+            if (op % 32 == 31) {  // close the innermost container
+                if (open_.size() <= 1) {
+                    break;
+                }
+                open_.pop_back();
+                continue;
+            }
+            Json* placed = place(have_root ? nullptr : &root, scalar_or_container(op));
+            have_root = true;
+            if (placed == nullptr) {
+                break;
+            }
+            if (placed->is_array() || placed->is_object()) {
+                if (op % 32 == 29) {
+                    nest(*placed);
+                } else if (placed->empty()) {
+                    open_.push_back(placed);
+                }
+            }
+            if (open_.empty()) {
+                break;  // a scalar root is the whole value
+            }
+        }
+        return root;
+    }
+
+private:
+    /// Puts v at the root or into the innermost open container; returns where it landed.
+    Json* place(Json* root, Json v) {
+        ++nodes_;
+        if (root != nullptr) {
+            *root = std::move(v);
+            return root;
+        }
+        if (open_.empty()) {
+            return nullptr;
+        }
+        Json& parent = *open_.back();
+        if (parent.is_array()) {
+            parent.push_back(std::move(v));
+            return &parent.back();
+        }
+        std::string k = key();
+        Json& slot = parent[k];
+        slot = std::move(v);
+        return &slot;
+    }
+
+    Json scalar_or_container(std::uint8_t op) {
+        switch (op % 32) {
+            case 0: return Json(nullptr);
+            case 1: return Json(false);
+            case 2: return Json(true);
+            case 3: return edge_unsigned();
+            case 4: return Json(edge_signed());
+            case 5: return Json(in_.ConsumeIntegral<std::uint64_t>());
+            case 6: {
+                // a non-negative value held as number_integer: must encode like number_unsigned
+                const auto v = in_.ConsumeIntegral<std::int64_t>();
+                return Json(v < 0 ? -(v + 1) : v);
+            }
+            case 7: return Json(in_.ConsumeIntegral<std::int64_t>());
+            case 8: return Json(bits_to_double(in_.ConsumeIntegral<std::uint64_t>()));
+            case 9: return Json(bits_to_double(pick(double_edges)));
+            case 10: {  // binary32-exact, the compaction edge
+                const auto f = static_cast<float>(bits_to_double(in_.ConsumeIntegral<std::uint64_t>()));
+                return Json(static_cast<double>(f));
+            }
+            case 11:
+            case 12: return Json(utf8_string());
+            case 13: return Json(raw_string());
+            case 14: return Json(filler_string());
+            case 15:
+            case 16: return binary();
+            case 17:
+            case 18:
+            case 19:
+            case 29: return Json::array();
+            case 20:
+            case 21:
+            case 22: return Json::object();
+            case 23: return uniform_array();
+            case 24: return ndarray();
+            case 25: return Json(static_cast<std::uint64_t>(in_.ConsumeIntegralInRange<int>(0, 300)));
+            case 26: return Json(static_cast<std::int64_t>(in_.ConsumeIntegralInRange<int>(-300, -1)));
+            case 27: return Json(static_cast<double>(in_.ConsumeIntegralInRange<int>(-1000, 1000)) / 4.0);
+            case 28:
+                // rare on purpose: a discarded value anywhere makes the whole value an error
+                if (in_.ConsumeIntegral<std::uint8_t>() == 0xD5) {
+                    return Json(Json::value_t::discarded);
+                }
+                return Json(nullptr);
+            default: return Json(nullptr);
+        }
+    }
+
+    /// Opens depth arrays inside `at`, one in another; later values go into the innermost.
+    void nest(Json& at) {
+        static constexpr std::size_t depths[] = {2, 8, 33, 199, 200, 201, 500, 5000, 20000};
+        std::size_t n = pick(depths);
+        Json* cur = &at;
+        if (!cur->is_array()) {
+            *cur = Json::array();
+        }
+        open_.push_back(cur);
+        while (n-- > 1 && open_.size() < limits_.max_depth) {
+            cur->push_back(Json::array());
+            cur = &cur->back();
+            open_.push_back(cur);
+            ++nodes_;
+        }
+    }
+
+    template <class T, std::size_t N>
+    T pick(const T (&table)[N]) {
+        return table[in_.ConsumeIntegralInRange<std::size_t>(0, N - 1)];
+    }
+
+    static double bits_to_double(std::uint64_t bits) {
+        double d;
+        std::memcpy(&d, &bits, sizeof d);
+        return d;
+    }
+
+    Json edge_unsigned() {
+        std::uint64_t v = pick(unsigned_edges);
+        v += static_cast<std::uint64_t>(in_.ConsumeIntegralInRange<int>(-1, 1));
+        // non-negative values come as either number kind; both must encode alike
+        if (v <= static_cast<std::uint64_t>((std::numeric_limits<std::int64_t>::max)()) &&
+            in_.ConsumeBool()) {
+            return Json(static_cast<std::int64_t>(v));
+        }
+        return Json(v);
+    }
+
+    std::int64_t edge_signed() {
+        const std::int64_t v = pick(signed_edges);
+        const int delta = in_.ConsumeIntegralInRange<int>(-1, 1);
+        if (delta < 0 && v == std::numeric_limits<std::int64_t>::min()) {
+            return v;
+        }
+        return v + delta;
+    }
+
+    bool take_bytes(std::size_t n) {
+        if (bytes_ + n > limits_.max_bytes) {
+            return false;
+        }
+        bytes_ += n;
+        return true;
+    }
+
+    /// Input bytes as they are: often invalid UTF-8 (type_error.316 in every format).
+    std::string raw_string() {
+        std::string s = in_.ConsumeRandomLengthString(64);
+        return take_bytes(s.size()) ? s : std::string();
+    }
+
+    /// Valid UTF-8 made from code points the input picks (all four sequence lengths).
+    std::string utf8_string() {
+        const std::size_t n = in_.ConsumeIntegralInRange<std::size_t>(0, 24);
+        std::string s;
+        for (std::size_t i = 0; i < n && in_.remaining_bytes() > 0; ++i) {
+            append_utf8(s, code_point());
+        }
+        return take_bytes(s.size()) ? s : std::string();
+    }
+
+    std::uint32_t code_point() {
+        switch (in_.ConsumeIntegralInRange<int>(0, 4)) {
+            case 0: return in_.ConsumeIntegralInRange<std::uint32_t>(0, 0x7F);
+            case 1: return in_.ConsumeIntegralInRange<std::uint32_t>(0x80, 0x7FF);
+            case 2: {
+                const auto c = in_.ConsumeIntegralInRange<std::uint32_t>(0x800, 0xFFFF);
+                return c >= 0xD800 && c <= 0xDFFF ? 0xFFFD : c;  // no surrogates
+            }
+            case 3: return in_.ConsumeIntegralInRange<std::uint32_t>(0x10000, 0x10FFFF);
+            default: return static_cast<std::uint32_t>('a' + in_.ConsumeIntegralInRange<int>(0, 25));
+        }
+    }
+
+    static void append_utf8(std::string& s, std::uint32_t c) {
+        auto put = [&s](std::uint32_t b) { s += static_cast<char>(static_cast<std::uint8_t>(b)); };
+        if (c < 0x80) {
+            put(c);
+        } else if (c < 0x800) {
+            put(0xC0 | (c >> 6));
+            put(0x80 | (c & 0x3F));
+        } else if (c < 0x10000) {
+            put(0xE0 | (c >> 12));
+            put(0x80 | ((c >> 6) & 0x3F));
+            put(0x80 | (c & 0x3F));
+        } else {
+            put(0xF0 | (c >> 18));
+            put(0x80 | ((c >> 12) & 0x3F));
+            put(0x80 | ((c >> 6) & 0x3F));
+            put(0x80 | (c & 0x3F));
+        }
+    }
+
+    /// A string exactly at a length-class edge (one byte either side too).
+    std::string filler_string() {
+        std::size_t n = pick(length_edges);
+        if (n > 0 && in_.ConsumeBool()) {
+            n += static_cast<std::size_t>(in_.ConsumeIntegralInRange<int>(0, 2)) - 1;
+        }
+        if (!take_bytes(n)) {
+            return std::string();
+        }
+        const char c = static_cast<char>('a' + in_.ConsumeIntegralInRange<int>(0, 25));
+        return std::string(n, c);
+    }
+
+    /// Object keys: mostly short valid text, sometimes raw bytes, empty, or with a NUL
+    /// (BSON out_of_range.409).
+    std::string key() {
+        switch (in_.ConsumeIntegralInRange<int>(0, 7)) {
+            case 0: return std::string();
+            case 1: return raw_string();
+            case 2: return std::string("a\0b", 3);
+            case 3: return "_ArrayType_";
+            default: return utf8_string();
+        }
+    }
+
+    Json binary() {
+        typename Json::binary_t::container_type bytes;
+        if (in_.ConsumeBool()) {
+            const std::string s = raw_string();
+            bytes.assign(s.begin(), s.end());
+        } else {
+            std::size_t n = pick(length_edges);
+            if (!take_bytes(n)) {
+                n = 0;
+            }
+            bytes.assign(n, in_.ConsumeIntegral<std::uint8_t>());
+        }
+        switch (in_.ConsumeIntegralInRange<int>(0, 2)) {
+            case 0: return Json::binary(std::move(bytes));
+            case 1: return Json::binary(std::move(bytes), pick(subtype_edges));
+            default:
+                return Json::binary(std::move(bytes), in_.ConsumeIntegral<std::uint8_t>());
+        }
+    }
+
+    /// n copies of one scalar: the UBJSON/BJData '$' (use_type) paths and the count edges.
+    Json uniform_array() {
+        std::size_t n = pick(length_edges);
+        if (nodes_ + n > limits_.max_nodes * 16) {
+            n %= 300;
+        }
+        const std::uint8_t element_op = static_cast<std::uint8_t>(in_.ConsumeIntegralInRange<int>(0, 16));
+        Json element = scalar_or_container(element_op);
+        Json a = Json::array();
+        auto& items = a.template get_ref<typename Json::array_t&>();
+        items.assign(n, element);
+        nodes_ += n;
+        return a;
+    }
+
+    /// A BJData ND-array annotation: mostly consistent, sometimes with the wrong element count,
+    /// an unknown type name or data of another kind (BJData writes those as ordinary objects
+    /// or hits 3.11.2 quirks).
+    Json ndarray() {
+        const char* type = pick(ndarray_types);
+        Json size = Json::array();
+        std::size_t count = 1;
+        const std::size_t dims = in_.ConsumeIntegralInRange<std::size_t>(0, 3);
+        for (std::size_t d = 0; d < dims; ++d) {
+            const std::size_t n = in_.ConsumeIntegralInRange<std::size_t>(0, 5);
+            size.push_back(n);
+            count *= n;
+        }
+        if (dims == 0) {
+            count = 0;
+        }
+        if (in_.ConsumeIntegralInRange<int>(0, 7) == 0) {
+            count += 1;
+        }
+        const int kind = in_.ConsumeIntegralInRange<int>(0, 5);
+        Json data = Json::array();
+        for (std::size_t i = 0; i < count; ++i) {
+            const int v = in_.ConsumeIntegralInRange<int>(-128, 255);
+            switch (kind) {
+                case 0: data.push_back(static_cast<double>(v) / 2.0); break;
+                case 1: data.push_back(static_cast<std::int64_t>(v)); break;
+                case 2: data.push_back("x"); break;
+                default: data.push_back(static_cast<std::uint64_t>(v < 0 ? -v : v)); break;
+            }
+        }
+        nodes_ += count + dims;
+        Json o = Json::object();
+        o["_ArrayType_"] = type;
+        o["_ArraySize_"] = std::move(size);
+        o["_ArrayData_"] = std::move(data);
+        return o;
+    }
+
+    FuzzedDataProvider& in_;
+    build_limits limits_;
+    std::vector<Json*> open_;
+    std::size_t nodes_ = 0;
+    std::size_t bytes_ = 0;
+};
+
+/// The value the rest of the input describes (see value_builder).
+template <class Json>
+Json value_from_bytes(FuzzedDataProvider& in, const build_limits& limits = {}) {
+    value_builder<Json> b(in, limits);
+    return b.build();
+}
+
+}  // namespace sinkcheck::fuzz
