@@ -1,0 +1,50 @@
+#!/bin/bash -eu
+# OSS-Fuzz / ClusterFuzzLite build script for sinkcheck.
+#
+# Builds every fuzz/fuzz_*.cpp the OSS-Fuzz way — $CXX $CXXFLAGS for compiling, $LIB_FUZZING_ENGINE
+# for linking, so libFuzzer, AFL++ and honggfuzz builds all work — and puts next to each binary
+# in $OUT its seed corpus (<fuzzer>_seed_corpus.zip), dictionary (<fuzzer>.dict) and options
+# (<fuzzer>.options). The library is header-only: no other build step is needed. nlohmann_json
+# 3.11.2 comes from the clone the Dockerfile makes ($SRC/nlohmann_json), or from
+# $NLOHMANN_JSON_INCLUDE when set (the local simulation uses /usr/include).
+
+src_root=${SINKCHECK_SRC:-$SRC/sinkcheck}
+nlohmann_include=${NLOHMANN_JSON_INCLUDE:-$SRC/nlohmann_json/single_include}
+if [ ! -f "$nlohmann_include/nlohmann/json.hpp" ]; then
+  echo "build.sh: nlohmann/json.hpp not found under $nlohmann_include" >&2
+  exit 1
+fi
+
+jobs=${SINKCHECK_BUILD_JOBS:-$(nproc)}
+running=0
+for src in "$src_root"/fuzz/fuzz_*.cpp; do
+  name=$(basename "$src" .cpp)
+  (
+    $CXX $CXXFLAGS -std=c++17 -I"$src_root/reference/include" -I"$src_root/fuzz" \
+      -isystem "$nlohmann_include" -c "$src" -o "$WORK/$name.o"
+    $CXX $CXXFLAGS "$WORK/$name.o" $LIB_FUZZING_ENGINE -o "$OUT/$name"
+  ) &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+done
+while [ "$running" -gt 0 ]; do
+  wait -n
+  running=$((running - 1))
+done
+
+for src in "$src_root"/fuzz/fuzz_*.cpp; do
+  name=$(basename "$src" .cpp)
+  [ -x "$OUT/$name" ] || { echo "build.sh: $name failed to build" >&2; exit 1; }
+  if [ -d "$src_root/corpus/$name" ] && [ -n "$(ls -A "$src_root/corpus/$name")" ]; then
+    rm -f "$OUT/${name}_seed_corpus.zip"
+    (cd "$src_root/corpus/$name" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
+  fi
+  for extra in dict options; do
+    if [ -f "$src_root/fuzz/$name.$extra" ]; then
+      cp "$src_root/fuzz/$name.$extra" "$OUT/$name.$extra"
+    fi
+  done
+done

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# fuzz-campaign.sh — the fuzzing campaign: every libFuzzer target for a time budget each.
+#
+# Installs the Debian packages it needs when missing, builds the targets with clang 14,
+# libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer, runs each one on a scratch copy of
+# its seed corpus (corpus/<target>/) with its dictionary, merges inputs that reach new coverage
+# back into corpus/<target>/, minimises every finding and saves it with the command that
+# reproduces it, and prints a summary table. Exit status: 0 no finding, 1 findings, 2 usage or
+# build error.
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+usage: scripts/fuzz-campaign.sh [options]
+  --time SECONDS    time budget per target (default 60, or $SINKCHECK_FUZZ_TIME)
+  --fork N          run each target in libFuzzer fork mode with N workers (default 1: no fork)
+  --targets "A B"   only these targets (default: every fuzz_* target that was built)
+  --build DIR       build directory (default build-fuzz)
+  --out DIR         logs, scratch corpora and findings (default out/fuzz)
+  --no-merge        do not merge new inputs into corpus/<target>/
+  --no-install      do not install missing Debian packages
+  -h, --help        this text
+EOF
+}
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+budget=${SINKCHECK_FUZZ_TIME:-60}
+fork=1
+targets=""
+build="$root/build-fuzz"
+out="$root/out/fuzz"
+merge=1
+install=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --time) budget=$2; shift 2 ;;
+    --fork|--jobs) fork=$2; shift 2 ;;
+    --targets) targets=$2; shift 2 ;;
+    --build) build=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --no-merge) merge=0; shift ;;
+    --no-install) install=0; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "fuzz-campaign: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+case "$budget$fork" in
+  *[!0-9]*) echo "fuzz-campaign: --time and --fork take whole numbers" >&2; exit 2 ;;
+esac
+
+# --- packages -------------------------------------------------------------------------------
+packages=(clang-14 libclang-rt-14-dev llvm-14 nlohmann-json3-dev libgtest-dev cmake ninja-build)
+if [ "$install" = 1 ]; then
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "fuzz-campaign: installing ${missing[*]}"
+    sudo_cmd=()
+    [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo_cmd[@]}" apt-get update
+    "${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+  fi
+fi
+
+# --- build ----------------------------------------------------------------------------------
+echo "fuzz-campaign: building libFuzzer targets (clang 14, ASan + UBSan) in $build"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DSINKCHECK_FUZZ=ON -DSINKCHECK_SANITIZE=ON >"$build.configure.log" 2>&1 \
+  || { cat "$build.configure.log" >&2; echo "fuzz-campaign: configure failed" >&2; exit 2; }
+cmake --build "$build" --target sinkcheck_fuzzers -j "$(nproc)" || { echo "fuzz-campaign: build failed" >&2; exit 2; }
+
+if [ -z "$targets" ]; then
+  for src in "$root"/fuzz/fuzz_*.cpp; do
+    name=$(basename "$src" .cpp)
+    [ -x "$build/fuzz/$name" ] && targets="$targets $name"
+  done
+fi
+[ -n "$targets" ] || { echo "fuzz-campaign: no fuzz targets built" >&2; exit 2; }
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+
+# --- run ------------------------------------------------------------------------------------
+mkdir -p "$out"
+summary="$out/summary.txt"
+printf '%-14s %10s %8s %10s %8s %9s\n' target runs exec/s features corpus findings >"$summary"
+total_findings=0
+for t in $targets; do
+  bin="$build/fuzz/$t"
+  [ -x "$bin" ] || { echo "fuzz-campaign: $t was not built" >&2; exit 2; }
+  work="$out/$t"
+  rm -rf "$work/corpus"
+  mkdir -p "$work/corpus" "$work/findings"
+  seeds="$root/corpus/$t"
+  mkdir -p "$seeds"
+  cp -r "$seeds"/. "$work/corpus"/ 2>/dev/null || true
+  args=(-max_total_time="$budget" -print_final_stats=1 -artifact_prefix="$work/findings/")
+  [ -f "$root/fuzz/$t.dict" ] && args+=(-dict="$root/fuzz/$t.dict")
+  max_len=$(sed -n 's/^max_len *= *//p' "$root/fuzz/$t.options" 2>/dev/null || true)
+  [ -n "$max_len" ] && args+=(-max_len="$max_len")
+  [ "$fork" -gt 1 ] && args+=(-fork="$fork" -ignore_crashes=1)
+  echo "fuzz-campaign: $t for ${budget}s"
+  set +e
+  "$bin" "${args[@]}" "$work/corpus" >"$work/fuzz.log" 2>&1
+  status=$?
+  set -e
+
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz.log" | tail -1)
+  speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/fuzz.log" | tail -1)
+  progress=$(grep -E '^#[0-9]+.* ft: ' "$work/fuzz.log" | tail -1 || true)
+  [ -n "$runs" ] || runs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<<"$progress")
+  [ -n "$speed" ] || speed=$(sed -n 's/.*exec\/s: \([0-9]*\).*/\1/p' <<<"$progress")
+  features=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$progress")
+
+  if [ "$merge" = 1 ]; then
+    # only inputs that add coverage are copied into the committed seed folder
+    "$bin" -merge=1 "$seeds" "$work/corpus" >"$work/merge.log" 2>&1 || true
+  fi
+  corpus_size=$(find "$seeds" -type f | wc -l)
+
+  findings=0
+  for crash in "$work"/findings/crash-* "$work"/findings/leak-* "$work"/findings/timeout-* \
+               "$work"/findings/oom-* "$work"/findings/slow-unit-*; do
+    [ -f "$crash" ] || continue
+    case "$crash" in *.min|*.txt) continue ;; esac
+    findings=$((findings + 1))
+    minimised="$crash.min"
+    "$bin" -minimize_crash=1 -runs=20000 -exact_artifact_path="$minimised" "$crash" \
+      >"$crash.minimise.log" 2>&1 || true
+    [ -f "$minimised" ] || cp "$crash" "$minimised"
+    {
+      echo "target:     $t"
+      echo "input:      $minimised ($(wc -c <"$minimised") bytes; original $crash)"
+      echo "reproduce:  $bin $minimised"
+      echo "replay:     build-fuzzreplay/fuzz/$t $minimised   (g++ build, no libFuzzer)"
+      echo "first lines of the report:"
+      "$bin" "$minimised" 2>&1 | grep -A12 -m1 -E '==sinkcheck== MISMATCH|ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|runtime error|deadly signal' | sed 's/^/  /' || true
+    } >"$crash.txt"
+    echo "fuzz-campaign: finding in $t: $crash.txt"
+  done
+  [ "$status" -eq 0 ] || [ "$findings" -gt 0 ] || {
+    echo "fuzz-campaign: $t exited with status $status without a saved input; log: $work/fuzz.log" >&2
+    findings=1
+  }
+  total_findings=$((total_findings + findings))
+  printf '%-14s %10s %8s %10s %8s %9s\n' "$t" "${runs:-?}" "${speed:-?}" "${features:-?}" \
+    "$corpus_size" "$findings" >>"$summary"
+done
+
+echo
+cat "$summary"
+echo "logs, scratch corpora and findings: $out"
+[ "$total_findings" -eq 0 ] || { echo "fuzz-campaign: $total_findings finding(s)"; exit 1; }
