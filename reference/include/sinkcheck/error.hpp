@@ -93,6 +93,23 @@ private:
     std::size_t position_;
 };
 
+/// A fixed-size sink (span_sink) cannot take a write; nothing of that write was stored.
+class sink_overflow : public sink_error {
+public:
+    sink_overflow(std::size_t position, std::size_t capacity, std::size_t requested)
+        : sink_error("sink overflow: a write of " + std::to_string(requested) + " bytes at byte " +
+                         std::to_string(position) + " does not fit a capacity of " +
+                         std::to_string(capacity) + " bytes",
+                     position),
+          capacity_(capacity), requested_(requested) {}
+    std::size_t capacity() const noexcept { return capacity_; }
+    std::size_t requested() const noexcept { return requested_; }
+
+private:
+    std::size_t capacity_;
+    std::size_t requested_;
+};
+
 /// Malformed input to a sinkcheck decoder; offset is the byte where the problem was found.
 class decode_error : public std::runtime_error {
 public:

@@ -1,31 +1,52 @@
 // sinkcheck/sink/memory_writer.hpp — the seekless memory writer (seed 004).
 //
-// Contract: owns a std::vector<std::uint8_t>; every write appends to it (growth is the vector's
-// own, amortised doubling); nothing is zero-filled ahead of the end; no destructor work; a throw
-// (std::bad_alloc from the vector) leaves exactly the bytes of the writes that completed.
+// Contract: owns a std::vector; grows it like vector_sink (max(64, needed <= capacity ? capacity :
+// max(needed, 2 * capacity))), zero-filling only `window` bytes (default 64 KiB) ahead of the
+// cursor; every write appends; nothing to do in the destructor but free; a throw (bad_alloc)
+// leaves exactly the bytes of the writes that completed, which bytes()/take() hand out trimmed.
+//
+// No seek(): the seed's point is that a writer which never goes back needs no position of its
+// own beside the end, and its write is a compare and a copy. seekable_memory_writer.hpp has
+// the same fast path and adds seek().
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <utility>
+#include <cstring>
+#include <memory>
 #include <vector>
+
+#include "sinkcheck/sink/detail/vector_writer.hpp"
 
 namespace sinkcheck {
 
-class memory_writer {
+template <class Alloc = std::allocator<std::uint8_t>>
+class basic_memory_writer : public detail::vector_writer<basic_memory_writer<Alloc>, Alloc> {
+    using base = detail::vector_writer<basic_memory_writer<Alloc>, Alloc>;
+    friend base;
+    friend detail::cursor_sink<basic_memory_writer<Alloc>>;
+
 public:
-    memory_writer() = default;
-    explicit memory_writer(std::size_t reserve) { buf_.reserve(reserve); }
+    basic_memory_writer() : base(0, default_window, Alloc()) {}
+    explicit basic_memory_writer(std::size_t reserve, std::size_t window = default_window,
+                                 const Alloc& alloc = Alloc())
+        : base(reserve, window, alloc) {}
+    basic_memory_writer(basic_memory_writer&&) noexcept = default;
+    basic_memory_writer& operator=(basic_memory_writer&&) = delete;
 
-    void write(std::uint8_t b) { buf_.push_back(b); }
-    void write(const std::uint8_t* p, std::size_t n) { buf_.insert(buf_.end(), p, p + n); }
-    std::size_t position() const noexcept { return buf_.size(); }
-
-    const std::vector<std::uint8_t>& bytes() const noexcept { return buf_; }
-    std::vector<std::uint8_t> take() noexcept { return std::move(buf_); }
+    /// Bytes written so far (the same as position(): a seekless writer's end is its cursor).
+    std::size_t size() const noexcept { return this->position(); }
 
 private:
-    std::vector<std::uint8_t> buf_;
+    [[gnu::noinline]] void write_slow(const std::uint8_t* p, std::size_t n) {
+        this->grow(this->position(), n);
+        std::memcpy(this->cursor_, p, n);
+        this->cursor_ += n;
+    }
+
+    void reset_state() noexcept {}
 };
+
+using memory_writer = basic_memory_writer<>;
 
 }  // namespace sinkcheck
