@@ -54,6 +54,8 @@ protected:
     vector_writer(std::size_t reserve, std::size_t window, const Alloc& alloc)
         : buf_(alloc), window_(checked_window(window)) {
         buf_.reserve(reserve);
+        this->cursor_ = buf_.data();
+        this->limit_ = this->cursor_;
     }
     ~vector_writer() = default;
 

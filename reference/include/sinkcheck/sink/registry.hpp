@@ -1,0 +1,230 @@
+// sinkcheck/sink/registry.hpp — the sinks by name, for everything that picks one at run time.
+//
+// The CLI (`sinkcheck sinks`, `--sink`, `check`), the fuzzers and the properties name sinks
+// with strings; this catalogue turns a name into a sink, runs an encoding (or any writes) through
+// it, and reports what came out together with how the sink got there: the bytes, the capacities
+// it went through, its allocations (the growing sinks run on the tracing allocator) and the most
+// it zero-filled ahead of its cursor. Every sink here must produce the same bytes: that is the
+// first thing all of those tools check.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sinkcheck/encode.hpp"
+#include "sinkcheck/instrument/capacity_trace.hpp"
+#include "sinkcheck/instrument/tracing_allocator.hpp"
+#include "sinkcheck/instrument/zero_fill_meter.hpp"
+#include "sinkcheck/options.hpp"
+#include "sinkcheck/sink/chunked_sink.hpp"
+#include "sinkcheck/sink/counting_sink.hpp"
+#include "sinkcheck/sink/growth_observer.hpp"
+#include "sinkcheck/sink/legacy_vector_sink.hpp"
+#include "sinkcheck/sink/memory_writer.hpp"
+#include "sinkcheck/sink/ostream_sink.hpp"
+#include "sinkcheck/sink/protocol_sink.hpp"
+#include "sinkcheck/sink/seekable_memory_writer.hpp"
+#include "sinkcheck/sink/span_sink.hpp"
+#include "sinkcheck/sink/string_sink.hpp"
+#include "sinkcheck/sink/vector_sink.hpp"
+
+namespace sinkcheck {
+
+struct sink_info {
+    std::string_view name;
+    std::string_view description;
+    /// whether the window argument of run_sink changes how the sink grows
+    bool windowed;
+};
+
+inline const std::vector<sink_info>& all_sinks() {
+    static const std::vector<sink_info> sinks = {
+        {"vector", "caller's std::vector, geometric growth, zero-fills a window ahead (seed 000)", true},
+        {"legacy_vector", "caller's std::vector, zero-fills the whole new capacity (before seed 000)", false},
+        {"string", "caller's std::string, exact first allocation out of the short buffer (seed 002)", true},
+        {"chunked", "list of chunks, 2 KiB doubling to 64 KiB (seed 003)", false},
+        {"memory", "seekless memory writer (seed 004)", true},
+        {"seekable_memory", "seekable memory writer with overwrite and seek (seed 004)", true},
+        {"ostream", "std::ostream (an ostringstream here)", false},
+        {"protocol", "virtual calls into an nlohmann output adapter (a vector adapter here)", false},
+        {"span", "fixed caller buffer, sized exactly by a counting pass; throws on overflow", false},
+        {"counting", "counts bytes, stores none (run_sink reports only the size)", false},
+    };
+    return sinks;
+}
+
+/// The catalogue entry for `name`, or nullptr.
+inline const sink_info* find_sink(std::string_view name) noexcept {
+    for (const sink_info& s : all_sinks()) {
+        if (s.name == name) {
+            return &s;
+        }
+    }
+    return nullptr;
+}
+
+/// What one run through a sink produced.
+struct sink_run {
+    /// the output (empty for "counting")
+    std::vector<std::uint8_t> bytes;
+    /// bytes written
+    std::size_t size = 0;
+    /// vector/string/memory sinks: each capacity reached, in order; chunked: each chunk's size
+    std::vector<std::size_t> capacities;
+    /// allocations of the output buffer (vector, legacy_vector, string, chunked, memory,
+    /// seekable_memory run on the tracing allocator; the others report 0)
+    std::size_t allocations = 0;
+    std::size_t bytes_allocated = 0;
+    /// the most bytes made writable ahead of the cursor by one growth (windowed sinks)
+    std::size_t max_zero_fill = 0;
+};
+
+namespace detail {
+
+[[noreturn]] inline void unknown_sink(std::string_view name) {
+    std::string valid;
+    for (const sink_info& s : all_sinks()) {
+        valid += valid.empty() ? "" : ", ";
+        valid += s.name;
+    }
+    throw std::invalid_argument("unknown sink '" + std::string(name) + "'; valid sinks: " + valid);
+}
+
+/// Allocation log, capacity trace and zero-fill meter of one run, copied into the result.
+struct run_instruments {
+    std::shared_ptr<allocation_log> log = std::make_shared<allocation_log>();
+    capacity_trace trace;
+    zero_fill_meter meter;
+    growth_tee tee{trace, meter};
+
+    template <class T>
+    tracing_allocator<T> allocator() const {
+        return tracing_allocator<T>(log);
+    }
+
+    template <class Container>
+    sink_run finish(const Container& out) const {
+        sink_run r;
+        r.bytes.assign(out.begin(), out.end());
+        r.size = r.bytes.size();
+        r.capacities = trace.capacities();
+        r.allocations = log->allocations();
+        r.bytes_allocated = log->bytes_allocated();
+        r.max_zero_fill = meter.max_ahead();
+        return r;
+    }
+};
+
+template <class Bytes>
+sink_run plain_run(const Bytes& out) {
+    sink_run r;
+    r.bytes.assign(out.begin(), out.end());
+    r.size = r.bytes.size();
+    return r;
+}
+
+}  // namespace detail
+
+/// Runs write(sink) through the sink called `name` and reports the result. `write` is called
+/// with each sink type in turn (a generic lambda), once — twice for "span", whose buffer is
+/// sized by a counting pass first. window 0 means default_window; sinks that are not windowed
+/// ignore it. Unknown name: std::invalid_argument listing the valid names. Whatever write()
+/// throws passes through.
+template <class Write>
+sink_run run_sink_with(std::string_view name, std::size_t window, Write&& write) {
+    if (window == 0) {
+        window = default_window;
+    }
+    using byte_alloc = tracing_allocator<std::uint8_t>;
+    if (name == "vector" || name == "legacy_vector") {
+        detail::run_instruments in;
+        std::vector<std::uint8_t, byte_alloc> v(in.allocator<std::uint8_t>());
+        if (name == "vector") {
+            basic_vector_sink<byte_alloc> sink(v, window, &in.tee);
+            write(sink);
+        } else {
+            basic_legacy_vector_sink<byte_alloc> sink(v, &in.tee);
+            write(sink);
+        }
+        return in.finish(v);
+    }
+    if (name == "string") {
+        detail::run_instruments in;
+        std::basic_string<char, std::char_traits<char>, tracing_allocator<char>> s(in.allocator<char>());
+        {
+            basic_string_sink<char, std::char_traits<char>, tracing_allocator<char>> sink(s, window, &in.tee);
+            write(sink);
+        }
+        return in.finish(s);
+    }
+    if (name == "chunked") {
+        detail::run_instruments in;
+        basic_chunked_sink<byte_alloc> sink(chunked_sink::default_first_chunk,
+                                            chunked_sink::default_max_chunk, in.allocator<std::uint8_t>());
+        write(sink);
+        sink_run r = in.finish(sink.flatten());
+        for (const auto& c : sink.chunks()) {
+            r.capacities.push_back(c.capacity);
+        }
+        return r;
+    }
+    if (name == "memory" || name == "seekable_memory") {
+        detail::run_instruments in;
+        if (name == "memory") {
+            basic_memory_writer<byte_alloc> sink(0, window, in.allocator<std::uint8_t>());
+            sink.set_observer(&in.tee);
+            write(sink);
+            return in.finish(sink.bytes());
+        }
+        basic_seekable_memory_writer<byte_alloc> sink(0, window, in.allocator<std::uint8_t>());
+        sink.set_observer(&in.tee);
+        write(sink);
+        return in.finish(sink.bytes());
+    }
+    if (name == "ostream") {
+        std::ostringstream os;
+        ostream_sink sink(os);
+        write(sink);
+        return detail::plain_run(os.str());
+    }
+    if (name == "protocol") {
+        std::vector<std::uint8_t> v;
+        protocol_sink sink(std::make_shared<nlohmann::detail::output_vector_adapter<std::uint8_t>>(v));
+        write(sink);
+        return detail::plain_run(v);
+    }
+    if (name == "span") {
+        counting_sink measure;
+        write(measure);
+        std::vector<std::uint8_t> buffer(measure.position());
+        span_sink sink(buffer.data(), buffer.size());
+        write(sink);
+        buffer.resize(sink.position());
+        return detail::plain_run(buffer);
+    }
+    if (name == "counting") {
+        counting_sink sink;
+        write(sink);
+        sink_run r;
+        r.size = sink.position();
+        return r;
+    }
+    detail::unknown_sink(name);
+}
+
+/// Encodes j in format f through the sink called `name` (see run_sink_with).
+template <class Json>
+sink_run run_sink(std::string_view name, std::size_t window, format f, const Json& j,
+                  const encode_options& o = {}) {
+    return run_sink_with(name, window, [&](auto& sink) { encode(f, j, sink, o); });
+}
+
+}  // namespace sinkcheck
