@@ -1,0 +1,216 @@
+// ubjson_family_checks.hpp — checks ubjson_test.cpp and bjdata_test.cpp run alike.
+//
+// UBJSON and BJData share one writer (format/ubjson.hpp) and the same four option combinations,
+// so the randomized differential test, the refused-options test and the small helpers for
+// writing vectors live here once; the vectors themselves stay in each format's test.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <iostream>
+#include <optional>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace sinkcheck::test::ubjson_family {
+
+/// nlohmann's to_ubjson / to_bjdata (use_size, use_type) as encode_options.
+inline encode_options options(bool use_size, bool use_type) {
+    encode_options o;
+    o.use_size = use_size;
+    o.use_type = use_type;
+    return o;
+}
+
+inline const encode_options plain = options(false, false);
+inline const encode_options sized = options(true, false);
+inline const encode_options typed = options(true, true);
+inline const encode_options type_only = options(false, true);  // refused: '$' needs '#'
+
+inline std::string repeat(std::string_view unit, std::size_t times) {
+    std::string out;
+    out.reserve(unit.size() * times);
+    for (std::size_t i = 0; i < times; ++i) {
+        out += unit;
+    }
+    return out;
+}
+
+/// The hex of the raw bytes of s (string payloads and keys inside expected vectors).
+inline std::string hex_of(std::string_view s) {
+    return hex(std::vector<std::uint8_t>(s.begin(), s.end()));
+}
+
+/// The encode_error the reference throws for j, or nothing (a failure is recorded).
+template <class Json>
+std::optional<encode_error> refusal(format f, const Json& j, const encode_options& o = {}) {
+    try {
+        encode_to_vector(f, j, o);
+    } catch (const encode_error& e) {
+        return e;
+    }
+    ADD_FAILURE() << format_name(f) << " encoded without error: " << describe(j);
+    return std::nullopt;
+}
+
+/// use_type without use_size: std::invalid_argument before a single byte reaches the sink, and
+/// the divergence function names ubjson-type-without-size whatever the value.
+template <class Json>
+void expect_options_refused(format f, const Json& j) {
+    memory_writer sink;
+    EXPECT_THROW(encode(f, j, sink, type_only), std::invalid_argument) << describe(j);
+    EXPECT_EQ(sink.position(), 0u) << describe(j);
+    const char* id = known_divergence(f, j, type_only);
+    EXPECT_STREQ(id == nullptr ? "" : id, "ubjson-type-without-size");
+}
+
+/// Counts sink calls, to check that a marker and its number reach the sink in one write.
+struct counting_sink {
+    std::size_t calls = 0;
+    std::size_t bytes = 0;
+    void write(std::uint8_t) {
+        ++calls;
+        ++bytes;
+    }
+    void write(const std::uint8_t*, std::size_t n) {
+        ++calls;
+        bytes += n;
+    }
+    std::size_t position() const { return bytes; }
+};
+
+struct differential_counts {
+    int compared = 0;     // bytes equal to nlohmann 3.11.2's
+    int substituted = 0;  // of those, compared after ±Inf/NaN became null for the oracle
+    int divergent = 0;    // skipped: the divergence function names an id
+    int refused = 0;      // options refused (use_type without use_size)
+};
+
+/// j with every ±Inf and NaN replaced by null: what the UBJSON reference writes for j is what
+/// 3.11.2 writes for this (ubjson-nonfinite-as-null), so such values are still compared.
+template <class Json>
+Json nonfinite_to_null(const Json& j) {
+    Json out = j;
+    std::vector<Json*> todo{&out};
+    while (!todo.empty()) {
+        Json* v = todo.back();
+        todo.pop_back();
+        if (v->is_number_float() && !std::isfinite(v->template get<double>())) {
+            *v = nullptr;
+        } else if (v->is_array() || v->is_object()) {
+            for (auto& child : *v) {
+                todo.push_back(&child);
+            }
+        }
+    }
+    return out;
+}
+
+/// Encodes `count` random values with the reference and with nlohmann 3.11.2 and requires equal
+/// bytes, or the same type_error id when 3.11.2 throws; values the divergence function flags are
+/// skipped, and a reference encode_error on an unflagged value is a failure. use_type without
+/// use_size is checked to be refused for every value instead (3.11.2 would assert).
+template <class Json>
+differential_counts differential(format f, const encode_options& o, std::uint64_t seed, int count,
+                                 const random_profile& profile = {}) {
+    std::mt19937_64 rng(seed);
+    differential_counts n;
+    for (int i = 0; i < count; ++i) {
+        const Json j = random_value<Json>(rng, profile);
+        const auto where = [&] {
+            return std::string(format_name(f)) + " seed " + std::to_string(seed) + " case " + std::to_string(i) +
+                   " use_size " + std::to_string(o.use_size) + " use_type " + std::to_string(o.use_type) + ": " +
+                   describe(j);
+        };
+        if (o.use_type && !o.use_size) {
+            memory_writer sink;
+            try {
+                encode(f, j, sink, o);
+                ADD_FAILURE() << where() << ": use_type without use_size accepted";
+            } catch (const std::invalid_argument&) {
+                EXPECT_EQ(sink.position(), 0u) << where();
+            }
+            ++n.refused;
+            continue;
+        }
+        const Json* oracle_input = &j;
+        Json substitute;
+        if (const char* id = known_divergence(f, j, o)) {
+            const bool nonfinite = std::string_view(id) == "ubjson-nonfinite-as-null";
+            if (nonfinite) {
+                substitute = nonfinite_to_null(j);
+            }
+            if (!nonfinite || known_divergence(f, substitute, o) != nullptr) {
+                ++n.divergent;
+                continue;
+            }
+            oracle_input = &substitute;
+            ++n.substituted;
+        }
+        std::vector<std::uint8_t> expected;
+        int oracle_error = 0;
+        try {
+            expected = oracle_encode(f, *oracle_input, o);
+        } catch (const nlohmann::json::exception& e) {
+            oracle_error = e.id;
+        }
+        try {
+            const auto actual = encode_to_vector(f, j, o);
+            if (oracle_error != 0 || actual != expected) {
+                ADD_FAILURE() << where() << "\n  nlohmann  "
+                              << (oracle_error != 0 ? "error " + std::to_string(oracle_error) : hex(expected).substr(0, 400))
+                              << "\n  reference " << hex(actual).substr(0, 400);
+                return n;
+            }
+        } catch (const encode_error& e) {
+            if (e.id() != oracle_error) {
+                ADD_FAILURE() << where() << "\n  nlohmann  "
+                              << (oracle_error != 0 ? "error " + std::to_string(oracle_error) : hex(expected).substr(0, 400))
+                              << "\n  reference " << e.what();
+                return n;
+            }
+        }
+        ++n.compared;
+    }
+    return n;
+}
+
+/// The differential test for one format over all four option combinations, plain and hostile
+/// random values, json and ordered_json; prints the seed and the counts.
+inline void differential_all_options(format f, int per_combination) {
+    const std::uint64_t seed = sinkcheck::test::seed();
+    random_profile hostile;
+    hostile.hostile = true;
+    differential_counts total;
+    const encode_options combinations[] = {plain, sized, typed, type_only};
+    for (std::size_t c = 0; c < 4; ++c) {
+        const encode_options& o = combinations[c];
+        const differential_counts parts[] = {
+            differential<nlohmann::json>(f, o, seed + c, per_combination),
+            differential<nlohmann::ordered_json>(f, o, seed + 10 + c, per_combination / 4),
+            differential<nlohmann::json>(f, o, seed + 20 + c, per_combination / 4, hostile),
+        };
+        for (const auto& p : parts) {
+            total.compared += p.compared;
+            total.substituted += p.substituted;
+            total.divergent += p.divergent;
+            total.refused += p.refused;
+        }
+    }
+    std::cout << "[ " << format_name(f) << " ] seed " << seed << " (SINKCHECK_SEED overrides): " << total.compared
+              << " random values byte-identical to nlohmann 3.11.2 over 3 option combinations ("
+              << total.substituted << " with ±Inf/NaN as null for the oracle), " << total.divergent
+              << " skipped as known divergences, " << total.refused
+              << " refused for use_type without use_size\n";
+    EXPECT_GE(total.compared, 3 * per_combination);
+    EXPECT_GT(total.divergent, 0);  // the hostile values must be recognised
+    EXPECT_EQ(total.refused, per_combination + 2 * (per_combination / 4));
+}
+
+}  // namespace sinkcheck::test::ubjson_family
