@@ -5,11 +5,8 @@
 // Payload bytes that are only copied (string contents, filler elements) are appended by loops.
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <iostream>
 #include <limits>
-#include <optional>
-#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +18,10 @@ namespace {
 using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
 using sinkcheck::format;
+using sinkcheck::test::double_from_bits;
 using sinkcheck::test::expect_bytes;
+using sinkcheck::test::hex_of;
+using sinkcheck::test::repeat;
 
 constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
 constexpr std::int64_t i64_max = std::numeric_limits<std::int64_t>::max();
@@ -30,36 +30,6 @@ constexpr std::int64_t i64_min = std::numeric_limits<std::int64_t>::min();
 template <class Json = json>
 void expect_cbor(const Json& j, std::string_view hex) {
     expect_bytes(format::cbor, j, hex);
-}
-
-std::string hex_of(const std::string& s) {
-    return sinkcheck::test::hex(std::vector<std::uint8_t>(s.begin(), s.end()));
-}
-
-std::string repeat(std::string_view unit, std::size_t times) {
-    std::string out;
-    out.reserve(unit.size() * times);
-    for (std::size_t i = 0; i < times; ++i) {
-        out += unit;
-    }
-    return out;
-}
-
-double from_bits(std::uint64_t bits) {
-    double d;
-    std::memcpy(&d, &bits, sizeof d);
-    return d;
-}
-
-/// The encode_error the reference throws for j, or nothing (a failure is recorded).
-std::optional<sinkcheck::encode_error> refusal(const json& j) {
-    try {
-        sinkcheck::encode_to_vector(format::cbor, j);
-    } catch (const sinkcheck::encode_error& e) {
-        return e;
-    }
-    ADD_FAILURE() << "encoded without error: " << sinkcheck::test::describe(j);
-    return std::nullopt;
 }
 
 struct unsigned_vector {
@@ -139,7 +109,7 @@ TEST(Cbor, WritesFloat64WhenFloat32WouldLoseBits) {
     expect_cbor(json(1.1), "fb 3ff199999999999a");
     expect_cbor(json(1e300), "fb 7e37e43c8800759c");
     // one ulp above FLT_MAX: out of binary32 range
-    expect_cbor(json(from_bits(0x47efffffe0000001ULL)), "fb 47efffffe0000001");
+    expect_cbor(json(double_from_bits(0x47efffffe0000001ULL)), "fb 47efffffe0000001");
 }
 
 TEST(Cbor, WritesNegativeZeroAsFloat32WithSignBit) {
@@ -155,9 +125,9 @@ TEST(Cbor, WritesFloat32ExactDenormalAsFloat32) {
 // nlohmann 3.11.2 writes every NaN as the half quiet NaN (RFC 8949 §4.2.2 allows that)
 TEST(Cbor, WritesEveryNanAsHalfQuietNan) {
     expect_cbor(json(std::numeric_limits<double>::quiet_NaN()), "f9 7e00");
-    expect_cbor(json(from_bits(0xfff8000000000000ULL)), "f9 7e00");  // negative
-    expect_cbor(json(from_bits(0x7ff800000000beefULL)), "f9 7e00");  // payload
-    expect_cbor(json(from_bits(0x7ff0000000000001ULL)), "f9 7e00");  // signalling
+    expect_cbor(json(double_from_bits(0xfff8000000000000ULL)), "f9 7e00");  // negative
+    expect_cbor(json(double_from_bits(0x7ff800000000beefULL)), "f9 7e00");  // payload
+    expect_cbor(json(double_from_bits(0x7ff0000000000001ULL)), "f9 7e00");  // signalling
 }
 
 TEST(Cbor, WritesInfinitiesAsHalfFloats) {
@@ -297,7 +267,7 @@ TEST(Cbor, RefusesInvalidUtf8StringWithTypeError316) {
     const json j = json::array({"ok", "\xff"});
     EXPECT_EQ(sinkcheck::test::hex(json::to_cbor(j)), "82626f6b61ff");  // what 3.11.2 writes
     EXPECT_STREQ(sinkcheck::cbor_divergence(j), "invalid-utf8");
-    const auto e = refusal(j);
+    const auto e = sinkcheck::test::refusal(format::cbor, j);
     ASSERT_TRUE(e);
     EXPECT_STREQ(e->category(), "type_error");
     EXPECT_EQ(e->id(), 316);
@@ -309,7 +279,7 @@ TEST(Cbor, RefusesInvalidUtf8KeyWithTypeError316) {
     const json j = {{"a", {{"\xed\xa0\x80", 1}}}};  // an encoded UTF-16 surrogate
     EXPECT_EQ(sinkcheck::test::hex(json::to_cbor(j)), "a16161a163eda08001");
     EXPECT_STREQ(sinkcheck::cbor_divergence(j), "invalid-utf8");
-    const auto e = refusal(j);
+    const auto e = sinkcheck::test::refusal(format::cbor, j);
     ASSERT_TRUE(e);
     EXPECT_EQ(e->id(), 316);
     EXPECT_EQ(e->pointer(), "/a/\xed\xa0\x80");
@@ -321,13 +291,13 @@ TEST(Cbor, RefusesDiscardedValueWithTypeError901) {
     const json j = json::array({1, json(json::value_t::discarded)});
     EXPECT_EQ(sinkcheck::test::hex(json::to_cbor(j)), "8201");
     EXPECT_STREQ(sinkcheck::cbor_divergence(j), "discarded-value");
-    const auto e = refusal(j);
+    const auto e = sinkcheck::test::refusal(format::cbor, j);
     ASSERT_TRUE(e);
     EXPECT_STREQ(e->category(), "type_error");
     EXPECT_EQ(e->id(), sinkcheck::error_id::discarded_value);
     EXPECT_EQ(e->pointer(), "/1");
 
-    const auto root = refusal(json(json::value_t::discarded));
+    const auto root = sinkcheck::test::refusal(format::cbor, json(json::value_t::discarded));
     ASSERT_TRUE(root);
     EXPECT_EQ(root->pointer(), "");
 }
@@ -349,11 +319,7 @@ TEST(Cbor, EncodesArraysNested100000Deep) {
 }
 
 TEST(Cbor, EncodesObjectsNested100000Deep) {
-    json deep = json::object();
-    json* cur = &deep;
-    for (int i = 1; i < 100000; ++i) {
-        cur = &((*cur)["a"] = json::object());
-    }
+    const auto deep = sinkcheck::test::nested_objects<json>(100000);
     const auto bytes = sinkcheck::encode_to_vector(format::cbor, deep);
     ASSERT_EQ(bytes.size(), 3u * 99999 + 1);
     EXPECT_EQ(bytes[0], 0xa1);
@@ -364,76 +330,39 @@ TEST(Cbor, EncodesObjectsNested100000Deep) {
     EXPECT_EQ(bytes.back(), 0xa0);
 }
 
-/// Counts sink calls: each head or number must reach the sink in one write.
-struct counting_sink {
-    std::size_t calls = 0;
-    std::size_t bytes = 0;
-    void write(std::uint8_t) {
-        ++calls;
-        ++bytes;
-    }
-    void write(const std::uint8_t*, std::size_t n) {
-        ++calls;
-        bytes += n;
-    }
-    std::size_t position() const { return bytes; }
-};
-
 TEST(Cbor, WritesEachHeadAndNumberInOneSinkCall) {
     // 83 | 1903e8 | 62 + "ab" | fa3fc00000 | d9012c 42 + 0102  (1 + 1 + 2 + 1 + 2 calls)
     const json j = json::array({1000, "ab", 1.5, json::binary({1, 2}, 300)});
-    counting_sink sink;
+    sinkcheck::test::call_counting_sink sink;
     sinkcheck::encode_cbor(j, sink);
     EXPECT_EQ(sink.calls, 7u);
     EXPECT_EQ(sink.bytes, 1u + 3 + 3 + 5 + 6);
 }
 
-/// Encodes random values with the reference and the oracle; values for which cbor_divergence
-/// names an id must be refused with the matching error instead. Returns {compared, refused}.
-template <class Json>
-std::pair<int, int> differential(std::uint64_t seed, int count, const sinkcheck::test::random_profile& profile) {
-    std::mt19937_64 rng(seed);
-    int compared = 0;
-    int refused = 0;
-    for (int i = 0; i < count; ++i) {
-        const Json j = sinkcheck::test::random_value<Json>(rng, profile);
-        if (const char* id = sinkcheck::cbor_divergence(j)) {
-            ++refused;
-            const int expected_id = std::string(id) == "invalid-utf8" ? 316 : sinkcheck::error_id::discarded_value;
-            try {
-                sinkcheck::encode_to_vector(format::cbor, j);
-                ADD_FAILURE() << "seed " << seed << " case " << i << ": " << id << " not refused";
-            } catch (const sinkcheck::encode_error& e) {
-                EXPECT_EQ(e.id(), expected_id) << "seed " << seed << " case " << i << ": " << e.what();
-            }
-            continue;
-        }
-        ++compared;
-        const auto expected = sinkcheck::test::hex(sinkcheck::oracle_encode(format::cbor, j));
-        const auto actual = sinkcheck::test::hex(sinkcheck::encode_to_vector(format::cbor, j));
-        if (expected != actual) {
-            ADD_FAILURE() << "seed " << seed << " case " << i << ": " << sinkcheck::test::describe(j)
-                          << "\n  nlohmann  " << expected.substr(0, 400) << "\n  reference "
-                          << actual.substr(0, 400);
-            break;
-        }
-    }
-    return {compared, refused};
+/// The error id encode_cbor throws for each divergence id (-1: not a CBOR divergence).
+int expected_error_id(std::string_view divergence) {
+    if (divergence == "invalid-utf8") return sinkcheck::error_id::invalid_utf8;
+    if (divergence == "discarded-value") return sinkcheck::error_id::discarded_value;
+    return -1;
 }
 
+// Values for which cbor_divergence names an id must be refused with the matching error;
+// everything else must come out byte for byte as nlohmann 3.11.2 writes it.
 TEST(Cbor, MatchesOracleOnRandomValues) {
     const std::uint64_t seed = sinkcheck::test::seed();
     sinkcheck::test::random_profile hostile;
     hostile.hostile = true;
-    const auto [plain, plain_refused] = differential<json>(seed, 2000, {});
-    const auto [ordered, ordered_refused] = differential<ordered_json>(seed + 1, 1000, {});
-    const auto [mixed, refused] = differential<json>(seed + 2, 2000, hostile);
+    const auto plain = sinkcheck::test::compare_with_oracle<json>(format::cbor, seed, 2000, {}, expected_error_id);
+    const auto ordered =
+        sinkcheck::test::compare_with_oracle<ordered_json>(format::cbor, seed + 1, 1000, {}, expected_error_id);
+    const auto mixed = sinkcheck::test::compare_with_oracle<json>(format::cbor, seed + 2, 2000, hostile, expected_error_id);
     std::cout << "[ cbor     ] seed " << seed << " (SINKCHECK_SEED overrides): "
-              << plain + ordered + mixed << " values compared with nlohmann 3.11.2, "
-              << plain_refused + ordered_refused + refused << " divergent values refused\n";
-    EXPECT_EQ(plain_refused + ordered_refused, 0);
-    EXPECT_GT(refused, 0);
-    EXPECT_GE(plain + ordered + mixed, 4000);
+              << plain.compared + ordered.compared + mixed.compared
+              << " random values compared with nlohmann 3.11.2, "
+              << plain.refused + ordered.refused + mixed.refused << " divergent values refused\n";
+    EXPECT_EQ(plain.refused + ordered.refused, 0);
+    EXPECT_GT(mixed.refused, 0);
+    EXPECT_GE(plain.compared + ordered.compared + mixed.compared, 4000);
 }
 
 }  // namespace

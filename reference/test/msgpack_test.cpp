@@ -7,11 +7,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <limits>
-#include <optional>
-#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,7 +20,10 @@ namespace {
 using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
 using sinkcheck::format;
+using sinkcheck::test::double_from_bits;
 using sinkcheck::test::expect_bytes;
+using sinkcheck::test::hex_of;
+using sinkcheck::test::repeat;
 
 constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
 constexpr std::int64_t i64_max = std::numeric_limits<std::int64_t>::max();
@@ -32,36 +32,6 @@ constexpr std::int64_t i64_min = std::numeric_limits<std::int64_t>::min();
 template <class Json = json>
 void expect_msgpack(const Json& j, std::string_view hex) {
     expect_bytes(format::msgpack, j, hex);
-}
-
-std::string hex_of(const std::string& s) {
-    return sinkcheck::test::hex(std::vector<std::uint8_t>(s.begin(), s.end()));
-}
-
-std::string repeat(std::string_view unit, std::size_t times) {
-    std::string out;
-    out.reserve(unit.size() * times);
-    for (std::size_t i = 0; i < times; ++i) {
-        out += unit;
-    }
-    return out;
-}
-
-double from_bits(std::uint64_t bits) {
-    double d;
-    std::memcpy(&d, &bits, sizeof d);
-    return d;
-}
-
-/// The encode_error the reference throws for j, or nothing (a failure is recorded).
-std::optional<sinkcheck::encode_error> refusal(const json& j) {
-    try {
-        sinkcheck::encode_to_vector(format::msgpack, j);
-    } catch (const sinkcheck::encode_error& e) {
-        return e;
-    }
-    ADD_FAILURE() << "encoded without error: " << sinkcheck::test::describe(j);
-    return std::nullopt;
 }
 
 struct unsigned_vector {
@@ -147,7 +117,7 @@ TEST(Msgpack, WritesFloat64WhenFloat32WouldLoseBits) {
     expect_msgpack(json(0.1), "cb 3fb999999999999a");
     expect_msgpack(json(-4.1), "cb c010666666666666");
     expect_msgpack(json(1e300), "cb 7e37e43c8800759c");
-    expect_msgpack(json(from_bits(0x47efffffe0000001ULL)), "cb 47efffffe0000001");
+    expect_msgpack(json(double_from_bits(0x47efffffe0000001ULL)), "cb 47efffffe0000001");
 }
 
 TEST(Msgpack, WritesNegativeZeroAsFloat32WithSignBit) {
@@ -163,9 +133,9 @@ TEST(Msgpack, WritesFloat32ExactDenormalAsFloat32) {
 // NaN and ±Inf fail the ±FLT_MAX range test, so 3.11.2 writes all 64 bits: sign and payload kept
 TEST(Msgpack, WritesNanAndInfinityAsFloat64KeepingAllBits) {
     expect_msgpack(json(std::numeric_limits<double>::quiet_NaN()), "cb 7ff8000000000000");
-    expect_msgpack(json(from_bits(0xfff8000000000000ULL)), "cb fff8000000000000");
-    expect_msgpack(json(from_bits(0x7ff800000000beefULL)), "cb 7ff800000000beef");
-    expect_msgpack(json(from_bits(0x7ff0000000000001ULL)), "cb 7ff0000000000001");
+    expect_msgpack(json(double_from_bits(0xfff8000000000000ULL)), "cb fff8000000000000");
+    expect_msgpack(json(double_from_bits(0x7ff800000000beefULL)), "cb 7ff800000000beef");
+    expect_msgpack(json(double_from_bits(0x7ff0000000000001ULL)), "cb 7ff0000000000001");
     expect_msgpack(json(std::numeric_limits<double>::infinity()), "cb 7ff0000000000000");
     expect_msgpack(json(-std::numeric_limits<double>::infinity()), "cb fff0000000000000");
 }
@@ -302,7 +272,7 @@ TEST(Msgpack, RefusesInvalidUtf8StringWithTypeError316) {
     const json j = json::array({"ok", "\xc0\xaf"});  // overlong '/'
     EXPECT_EQ(sinkcheck::test::hex(json::to_msgpack(j)), "92a26f6ba2c0af");  // what 3.11.2 writes
     EXPECT_STREQ(sinkcheck::msgpack_divergence(j), "invalid-utf8");
-    const auto e = refusal(j);
+    const auto e = sinkcheck::test::refusal(format::msgpack, j);
     ASSERT_TRUE(e);
     EXPECT_STREQ(e->category(), "type_error");
     EXPECT_EQ(e->id(), 316);
@@ -314,7 +284,7 @@ TEST(Msgpack, RefusesInvalidUtf8KeyWithTypeError316) {
     const json j = {{"a", {{"x\xff", 1}}}};
     EXPECT_EQ(sinkcheck::test::hex(json::to_msgpack(j)), "81a16181a278ff01");
     EXPECT_STREQ(sinkcheck::msgpack_divergence(j), "invalid-utf8");
-    const auto e = refusal(j);
+    const auto e = sinkcheck::test::refusal(format::msgpack, j);
     ASSERT_TRUE(e);
     EXPECT_EQ(e->id(), 316);
     EXPECT_EQ(e->pointer(), "/a/x\xff");
@@ -326,7 +296,7 @@ TEST(Msgpack, RefusesDiscardedValueWithTypeError901) {
     const json j = {{"a", json(json::value_t::discarded)}, {"b", 2}};
     EXPECT_EQ(sinkcheck::test::hex(json::to_msgpack(j)), "82a161a16202");
     EXPECT_STREQ(sinkcheck::msgpack_divergence(j), "discarded-value");
-    const auto e = refusal(j);
+    const auto e = sinkcheck::test::refusal(format::msgpack, j);
     ASSERT_TRUE(e);
     EXPECT_STREQ(e->category(), "type_error");
     EXPECT_EQ(e->id(), sinkcheck::error_id::discarded_value);
@@ -343,7 +313,7 @@ TEST(Msgpack, RefusesSubtypeAbove255WithOutOfRange902) {
         const std::string low = sinkcheck::test::hex({static_cast<std::uint8_t>(subtype)});
         EXPECT_EQ(sinkcheck::test::hex(json::to_msgpack(j)), "91d4" + low + "2a");
         EXPECT_STREQ(sinkcheck::msgpack_divergence(j), "msgpack-ext-subtype-truncated");
-        const auto e = refusal(j);
+        const auto e = sinkcheck::test::refusal(format::msgpack, j);
         ASSERT_TRUE(e);
         EXPECT_STREQ(e->category(), "out_of_range");
         EXPECT_EQ(e->id(), sinkcheck::error_id::subtype_too_large);
@@ -359,7 +329,7 @@ TEST(Msgpack, RefusesStringOf2To32BytesWithOutOfRange903) {
     }
     const json j = json::array({std::string(std::size_t{1} << 32, 'a')});
     EXPECT_STREQ(sinkcheck::msgpack_divergence(j), "msgpack-length-overflow");
-    const auto e = refusal(j);
+    const auto e = sinkcheck::test::refusal(format::msgpack, j);
     ASSERT_TRUE(e);
     EXPECT_STREQ(e->category(), "out_of_range");
     EXPECT_EQ(e->id(), sinkcheck::error_id::length_too_large);
@@ -384,11 +354,7 @@ TEST(Msgpack, EncodesArraysNested100000Deep) {
 }
 
 TEST(Msgpack, EncodesObjectsNested100000Deep) {
-    json deep = json::object();
-    json* cur = &deep;
-    for (int i = 1; i < 100000; ++i) {
-        cur = &((*cur)["a"] = json::object());
-    }
+    const auto deep = sinkcheck::test::nested_objects<json>(100000);
     const auto bytes = sinkcheck::encode_to_vector(format::msgpack, deep);
     ASSERT_EQ(bytes.size(), 3u * 99999 + 1);
     EXPECT_EQ(bytes[0], 0x81);
@@ -399,83 +365,41 @@ TEST(Msgpack, EncodesObjectsNested100000Deep) {
     EXPECT_EQ(bytes.back(), 0x80);
 }
 
-/// Counts sink calls: each head or number must reach the sink in one write.
-struct counting_sink {
-    std::size_t calls = 0;
-    std::size_t bytes = 0;
-    void write(std::uint8_t) {
-        ++calls;
-        ++bytes;
-    }
-    void write(const std::uint8_t*, std::size_t n) {
-        ++calls;
-        bytes += n;
-    }
-    std::size_t position() const { return bytes; }
-};
-
 TEST(Msgpack, WritesEachHeadAndNumberInOneSinkCall) {
     // 94 | cd03e8 | a2 + "ab" | ca3fc00000 | c7032a + 010203  (1 + 1 + 2 + 1 + 2 calls)
     const json j = json::array({1000, "ab", 1.5, json::binary({1, 2, 3}, 42)});
-    counting_sink sink;
+    sinkcheck::test::call_counting_sink sink;
     sinkcheck::encode_msgpack(j, sink);
     EXPECT_EQ(sink.calls, 7u);
     EXPECT_EQ(sink.bytes, 1u + 3 + 3 + 5 + 6);
 }
 
+/// The error id encode_msgpack throws for each divergence id (-1: not a MessagePack divergence).
 int expected_error_id(std::string_view divergence) {
     if (divergence == "invalid-utf8") return sinkcheck::error_id::invalid_utf8;
     if (divergence == "discarded-value") return sinkcheck::error_id::discarded_value;
     if (divergence == "msgpack-ext-subtype-truncated") return sinkcheck::error_id::subtype_too_large;
-    return sinkcheck::error_id::length_too_large;
+    if (divergence == "msgpack-length-overflow") return sinkcheck::error_id::length_too_large;
+    return -1;
 }
 
-/// Encodes random values with the reference and the oracle; values for which
-/// msgpack_divergence names an id must be refused with the matching error instead.
-/// Returns {compared, refused}.
-template <class Json>
-std::pair<int, int> differential(std::uint64_t seed, int count, const sinkcheck::test::random_profile& profile) {
-    std::mt19937_64 rng(seed);
-    int compared = 0;
-    int refused = 0;
-    for (int i = 0; i < count; ++i) {
-        const Json j = sinkcheck::test::random_value<Json>(rng, profile);
-        if (const char* id = sinkcheck::msgpack_divergence(j)) {
-            ++refused;
-            try {
-                sinkcheck::encode_to_vector(format::msgpack, j);
-                ADD_FAILURE() << "seed " << seed << " case " << i << ": " << id << " not refused";
-            } catch (const sinkcheck::encode_error& e) {
-                EXPECT_EQ(e.id(), expected_error_id(id)) << "seed " << seed << " case " << i << ": " << e.what();
-            }
-            continue;
-        }
-        ++compared;
-        const auto expected = sinkcheck::test::hex(sinkcheck::oracle_encode(format::msgpack, j));
-        const auto actual = sinkcheck::test::hex(sinkcheck::encode_to_vector(format::msgpack, j));
-        if (expected != actual) {
-            ADD_FAILURE() << "seed " << seed << " case " << i << ": " << sinkcheck::test::describe(j)
-                          << "\n  nlohmann  " << expected.substr(0, 400) << "\n  reference "
-                          << actual.substr(0, 400);
-            break;
-        }
-    }
-    return {compared, refused};
-}
-
+// Values for which msgpack_divergence names an id must be refused with the matching error;
+// everything else must come out byte for byte as nlohmann 3.11.2 writes it.
 TEST(Msgpack, MatchesOracleOnRandomValues) {
     const std::uint64_t seed = sinkcheck::test::seed();
     sinkcheck::test::random_profile hostile;
     hostile.hostile = true;
-    const auto [plain, plain_refused] = differential<json>(seed, 2000, {});
-    const auto [ordered, ordered_refused] = differential<ordered_json>(seed + 1, 1000, {});
-    const auto [mixed, refused] = differential<json>(seed + 2, 2000, hostile);
+    const auto plain = sinkcheck::test::compare_with_oracle<json>(format::msgpack, seed, 2000, {}, expected_error_id);
+    const auto ordered =
+        sinkcheck::test::compare_with_oracle<ordered_json>(format::msgpack, seed + 1, 1000, {}, expected_error_id);
+    const auto mixed = sinkcheck::test::compare_with_oracle<json>(format::msgpack, seed + 2, 2000, hostile, expected_error_id);
     std::cout << "[ msgpack  ] seed " << seed << " (SINKCHECK_SEED overrides): "
-              << plain + ordered + mixed << " values compared with nlohmann 3.11.2, "
-              << plain_refused + ordered_refused + refused << " divergent values refused\n";
-    EXPECT_EQ(plain_refused + ordered_refused, 0);
-    EXPECT_GT(refused, 0);
-    EXPECT_GE(plain + ordered + mixed, 4000);
+              << plain.compared + ordered.compared + mixed.compared
+              << " random values compared with nlohmann 3.11.2, "
+              << plain.refused + ordered.refused + mixed.refused << " divergent values refused\n";
+    EXPECT_EQ(plain.refused + ordered.refused, 0);
+    EXPECT_GT(mixed.refused, 0);
+    EXPECT_GE(plain.compared + ordered.compared + mixed.compared, 4000);
 }
 
 }  // namespace

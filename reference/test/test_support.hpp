@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -429,6 +430,103 @@ Json nested_arrays(std::size_t depth) {
         cur = &cur->back();
     }
     return root;
+}
+
+/// {"a":{"a":...{}}} nested depth levels deep, built without recursion.
+template <class Json>
+Json nested_objects(std::size_t depth) {
+    Json root = Json::object();
+    Json* cur = &root;
+    for (std::size_t i = 1; i < depth; ++i) {
+        cur = &((*cur)["a"] = Json::object());
+    }
+    return root;
+}
+
+/// unit repeated `times` times: payloads exactly at a length-class edge.
+inline std::string repeat(std::string_view unit, std::size_t times) {
+    std::string out;
+    out.reserve(unit.size() * times);
+    for (std::size_t i = 0; i < times; ++i) {
+        out += unit;
+    }
+    return out;
+}
+
+/// The hex of the raw bytes of s (string payloads and keys inside expected vectors).
+inline std::string hex_of(std::string_view s) {
+    return hex(std::vector<std::uint8_t>(s.begin(), s.end()));
+}
+
+/// The double whose IEEE 754 binary64 bits are `bits` (NaN payloads, one ulp past a limit).
+inline double double_from_bits(std::uint64_t bits) {
+    return detail_random::from_bits(bits);
+}
+
+/// The encode_error the reference throws for j, or nothing (a failure is recorded).
+template <class Json>
+std::optional<encode_error> refusal(format f, const Json& j, const encode_options& o = {}) {
+    try {
+        encode_to_vector(f, j, o);
+    } catch (const encode_error& e) {
+        return e;
+    }
+    ADD_FAILURE() << format_name(f) << " encoded without error: " << describe(j);
+    return std::nullopt;
+}
+
+/// Counts sink calls as well as bytes, to check that a head and its number reach the sink in
+/// one write.
+struct call_counting_sink {
+    std::size_t calls = 0;
+    std::size_t bytes = 0;
+    void write(std::uint8_t) {
+        ++calls;
+        ++bytes;
+    }
+    void write(const std::uint8_t*, std::size_t n) {
+        ++calls;
+        bytes += n;
+    }
+    std::size_t position() const { return bytes; }
+};
+
+struct oracle_comparison {
+    int compared = 0;  // bytes equal to the oracle's
+    int refused = 0;   // known_divergence() named an id, and the reference threw
+};
+
+/// Encodes `count` random values from `seed` with the reference and with the oracle and
+/// requires equal bytes. A value for which known_divergence() names an id must be refused
+/// instead, with an encode_error whose id() is error_for(divergence id). Stops at the first
+/// mismatch, naming the seed and the case.
+template <class Json, class ErrorFor>
+oracle_comparison compare_with_oracle(format f, std::uint64_t seed, int count,
+                                      const random_profile& profile, ErrorFor error_for) {
+    std::mt19937_64 rng(seed);
+    oracle_comparison counts;
+    for (int i = 0; i < count; ++i) {
+        const Json j = random_value<Json>(rng, profile);
+        if (const char* id = known_divergence(f, j)) {
+            ++counts.refused;
+            SCOPED_TRACE(std::string(format_name(f)) + " seed " + std::to_string(seed) + " case " +
+                         std::to_string(i) + " (" + id + ")");
+            if (const auto e = refusal(f, j)) {
+                EXPECT_EQ(e->id(), error_for(std::string_view(id))) << e->what();
+            }
+            continue;
+        }
+        ++counts.compared;
+        const std::string expected = hex(oracle_encode(f, j));
+        const std::string actual = hex(encode_to_vector(f, j));
+        if (expected != actual) {
+            ADD_FAILURE() << format_name(f) << " seed " << seed << " case " << i << ": " << describe(j)
+                          << "\n  nlohmann  " << expected.substr(0, 400)
+                          << "\n  reference " << actual.substr(0, 400);
+            break;
+        }
+    }
+    return counts;
 }
 
 }  // namespace sinkcheck::test
