@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -21,6 +22,7 @@
 
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/instrument/capacity_trace.hpp"
+#include "sinkcheck/instrument/fault_sink.hpp"
 #include "sinkcheck/instrument/tracing_allocator.hpp"
 #include "sinkcheck/instrument/zero_fill_meter.hpp"
 #include "sinkcheck/options.hpp"
@@ -71,9 +73,22 @@ inline const sink_info* find_sink(std::string_view name) noexcept {
     return nullptr;
 }
 
+/// Failures to inject into one run (0: none). A run with a fault armed catches whatever the
+/// writes throw and reports it in sink_run::error instead of letting it pass.
+struct sink_faults {
+    /// the k-th allocation of the output buffer throws std::bad_alloc (only the sinks that run on
+    /// the tracing allocator allocate through it; the others run undisturbed)
+    std::size_t allocation = 0;
+    /// the k-th write call into the sink throws injected_fault (instrument/fault_sink.hpp)
+    std::size_t write = 0;
+
+    bool armed() const noexcept { return allocation != 0 || write != 0; }
+};
+
 /// What one run through a sink produced.
 struct sink_run {
-    /// the output (empty for "counting")
+    /// the output (empty for "counting"); after an error, what the target held once the sink
+    /// was done — the contract says: a prefix of the full output, ending at a write boundary
     std::vector<std::uint8_t> bytes;
     /// bytes written
     std::size_t size = 0;
@@ -85,6 +100,10 @@ struct sink_run {
     std::size_t bytes_allocated = 0;
     /// the most bytes made writable ahead of the cursor by one growth (windowed sinks)
     std::size_t max_zero_fill = 0;
+    /// what the writes threw, when a fault was armed (null when they completed)
+    std::exception_ptr error;
+    /// "" unless output buffers were still allocated after the sink and its target were gone
+    std::string leaks;
 };
 
 namespace detail {
@@ -98,37 +117,55 @@ namespace detail {
     throw std::invalid_argument("unknown sink '" + std::string(name) + "'; valid sinks: " + valid);
 }
 
-/// Allocation log, capacity trace and zero-fill meter of one run, copied into the result.
+/// Runs write(sink), through a fault_sink when a write fault is armed; with any fault armed,
+/// keeps what is thrown in r.error.
+template <class Sink, class Write>
+void guarded_write(Sink& sink, Write& write, const sink_faults& faults, sink_run& r) {
+    try {
+        if (faults.write != 0) {
+            fault_sink<Sink> f(sink);
+            f.fail_at_write(faults.write);
+            write(f);
+        } else {
+            write(sink);
+        }
+    } catch (...) {
+        if (!faults.armed()) {
+            throw;
+        }
+        r.error = std::current_exception();
+    }
+}
+
+/// Allocation log, capacity trace and zero-fill meter of one run.
 struct run_instruments {
     std::shared_ptr<allocation_log> log = std::make_shared<allocation_log>();
     capacity_trace trace;
     zero_fill_meter meter;
     growth_tee tee{trace, meter};
 
+    explicit run_instruments(const sink_faults& faults) { log->fail_at(faults.allocation); }
+
     template <class T>
     tracing_allocator<T> allocator() const {
         return tracing_allocator<T>(log);
     }
 
-    template <class Container>
-    sink_run finish(const Container& out) const {
-        sink_run r;
-        r.bytes.assign(out.begin(), out.end());
-        r.size = r.bytes.size();
+    /// Called once the output buffer is freed.
+    void finish(sink_run& r) const {
+        log->disarm();
         r.capacities = trace.capacities();
         r.allocations = log->allocations();
         r.bytes_allocated = log->bytes_allocated();
         r.max_zero_fill = meter.max_ahead();
-        return r;
+        r.leaks = log->leak_report();
     }
 };
 
 template <class Bytes>
-sink_run plain_run(const Bytes& out) {
-    sink_run r;
+void keep_bytes(sink_run& r, const Bytes& out) {
     r.bytes.assign(out.begin(), out.end());
     r.size = r.bytes.size();
-    return r;
 }
 
 }  // namespace detail
@@ -136,95 +173,109 @@ sink_run plain_run(const Bytes& out) {
 /// Runs write(sink) through the sink called `name` and reports the result. `write` is called
 /// with each sink type in turn (a generic lambda), once — twice for "span", whose buffer is
 /// sized by a counting pass first. window 0 means default_window; sinks that are not windowed
-/// ignore it. Unknown name: std::invalid_argument listing the valid names. Whatever write()
-/// throws passes through.
+/// ignore it. Unknown name: std::invalid_argument listing the valid names. What write() throws
+/// passes through, unless a fault is armed (see sink_faults).
 template <class Write>
-sink_run run_sink_with(std::string_view name, std::size_t window, Write&& write) {
+sink_run run_sink_with(std::string_view name, std::size_t window, Write&& write,
+                       const sink_faults& faults = {}) {
     if (window == 0) {
         window = default_window;
     }
     using byte_alloc = tracing_allocator<std::uint8_t>;
+    sink_run r;
     if (name == "vector" || name == "legacy_vector") {
-        detail::run_instruments in;
-        std::vector<std::uint8_t, byte_alloc> v(in.allocator<std::uint8_t>());
-        if (name == "vector") {
-            basic_vector_sink<byte_alloc> sink(v, window, &in.tee);
-            write(sink);
-        } else {
-            basic_legacy_vector_sink<byte_alloc> sink(v, &in.tee);
-            write(sink);
-        }
-        return in.finish(v);
-    }
-    if (name == "string") {
-        detail::run_instruments in;
-        std::basic_string<char, std::char_traits<char>, tracing_allocator<char>> s(in.allocator<char>());
+        detail::run_instruments in(faults);
         {
-            basic_string_sink<char, std::char_traits<char>, tracing_allocator<char>> sink(s, window, &in.tee);
-            write(sink);
+            std::vector<std::uint8_t, byte_alloc> v(in.allocator<std::uint8_t>());
+            if (name == "vector") {
+                basic_vector_sink<byte_alloc> sink(v, window, &in.tee);
+                detail::guarded_write(sink, write, faults, r);
+            } else {
+                basic_legacy_vector_sink<byte_alloc> sink(v, &in.tee);
+                detail::guarded_write(sink, write, faults, r);
+            }
+            detail::keep_bytes(r, v);
         }
-        return in.finish(s);
-    }
-    if (name == "chunked") {
-        detail::run_instruments in;
-        basic_chunked_sink<byte_alloc> sink(chunked_sink::default_first_chunk,
-                                            chunked_sink::default_max_chunk, in.allocator<std::uint8_t>());
-        write(sink);
-        sink_run r = in.finish(sink.flatten());
-        for (const auto& c : sink.chunks()) {
-            r.capacities.push_back(c.capacity);
+        in.finish(r);
+    } else if (name == "string") {
+        detail::run_instruments in(faults);
+        {
+            std::basic_string<char, std::char_traits<char>, tracing_allocator<char>> s(in.allocator<char>());
+            {
+                basic_string_sink<char, std::char_traits<char>, tracing_allocator<char>> sink(s, window, &in.tee);
+                detail::guarded_write(sink, write, faults, r);
+            }
+            detail::keep_bytes(r, s);
         }
-        return r;
-    }
-    if (name == "memory" || name == "seekable_memory") {
-        detail::run_instruments in;
+        in.finish(r);
+    } else if (name == "chunked") {
+        detail::run_instruments in(faults);
+        std::vector<std::size_t> chunk_sizes;
+        {
+            basic_chunked_sink<byte_alloc> sink(chunked_sink::default_first_chunk,
+                                                chunked_sink::default_max_chunk, in.allocator<std::uint8_t>());
+            detail::guarded_write(sink, write, faults, r);
+            detail::keep_bytes(r, sink.flatten());
+            for (const auto& c : sink.chunks()) {
+                chunk_sizes.push_back(c.capacity);
+            }
+        }
+        in.finish(r);
+        r.capacities = chunk_sizes;
+    } else if (name == "memory" || name == "seekable_memory") {
+        detail::run_instruments in(faults);
         if (name == "memory") {
             basic_memory_writer<byte_alloc> sink(0, window, in.allocator<std::uint8_t>());
             sink.set_observer(&in.tee);
-            write(sink);
-            return in.finish(sink.bytes());
+            detail::guarded_write(sink, write, faults, r);
+            detail::keep_bytes(r, sink.bytes());
+        } else {
+            basic_seekable_memory_writer<byte_alloc> sink(0, window, in.allocator<std::uint8_t>());
+            sink.set_observer(&in.tee);
+            detail::guarded_write(sink, write, faults, r);
+            detail::keep_bytes(r, sink.bytes());
         }
-        basic_seekable_memory_writer<byte_alloc> sink(0, window, in.allocator<std::uint8_t>());
-        sink.set_observer(&in.tee);
-        write(sink);
-        return in.finish(sink.bytes());
-    }
-    if (name == "ostream") {
+        in.finish(r);
+    } else if (name == "ostream") {
         std::ostringstream os;
         ostream_sink sink(os);
-        write(sink);
-        return detail::plain_run(os.str());
-    }
-    if (name == "protocol") {
+        detail::guarded_write(sink, write, faults, r);
+        detail::keep_bytes(r, os.str());
+    } else if (name == "protocol") {
         std::vector<std::uint8_t> v;
         protocol_sink sink(std::make_shared<nlohmann::detail::output_vector_adapter<std::uint8_t>>(v));
-        write(sink);
-        return detail::plain_run(v);
-    }
-    if (name == "span") {
+        detail::guarded_write(sink, write, faults, r);
+        detail::keep_bytes(r, v);
+    } else if (name == "span") {
         counting_sink measure;
-        write(measure);
+        try {
+            write(measure);
+        } catch (...) {
+            if (!faults.armed()) {
+                throw;
+            }
+            // a refusal: the bytes before it still fit, and the real pass will throw it again
+        }
         std::vector<std::uint8_t> buffer(measure.position());
         span_sink sink(buffer.data(), buffer.size());
-        write(sink);
+        detail::guarded_write(sink, write, faults, r);
         buffer.resize(sink.position());
-        return detail::plain_run(buffer);
-    }
-    if (name == "counting") {
+        detail::keep_bytes(r, buffer);
+    } else if (name == "counting") {
         counting_sink sink;
-        write(sink);
-        sink_run r;
+        detail::guarded_write(sink, write, faults, r);
         r.size = sink.position();
-        return r;
+    } else {
+        detail::unknown_sink(name);
     }
-    detail::unknown_sink(name);
+    return r;
 }
 
 /// Encodes j in format f through the sink called `name` (see run_sink_with).
 template <class Json>
 sink_run run_sink(std::string_view name, std::size_t window, format f, const Json& j,
-                  const encode_options& o = {}) {
-    return run_sink_with(name, window, [&](auto& sink) { encode(f, j, sink, o); });
+                  const encode_options& o = {}, const sink_faults& faults = {}) {
+    return run_sink_with(name, window, [&](auto& sink) { encode(f, j, sink, o); }, faults);
 }
 
 }  // namespace sinkcheck
