@@ -38,9 +38,17 @@ inline constexpr msgpack_family msgpack_map{0x80, 16, 0, 0xde, 0xdf, "map"};
 inline constexpr msgpack_family msgpack_bin{0, 0, 0xc4, 0xc5, 0xc6, "bin"};
 inline constexpr msgpack_family msgpack_ext{0, 0, 0xc7, 0xc8, 0xc9, "ext"};
 
+/// nlohmann 3.11.2 writes no head at all for a length beyond 32 bits and goes on with the
+/// payload (msgpack-length-overflow); out of line, so the length ladder stays small enough to
+/// inline.
+[[noreturn]] inline void msgpack_length_overflow(const msgpack_family& f, std::uint64_t n) {
+    throw out_of_range(error_id::length_too_large,
+                       std::string("MessagePack ") + f.name + " length " + std::to_string(n) +
+                           " does not fit the 32-bit length field");
+}
+
 /// Stores the shortest head of family f for length n at out; returns its length. A length that
-/// needs more than 32 bits throws out_of_range 903: nlohmann 3.11.2 writes no head at all and
-/// goes on with the payload (msgpack-length-overflow).
+/// needs more than 32 bits throws out_of_range 903.
 inline std::size_t msgpack_store_length(std::uint8_t* out, const msgpack_family& f, std::uint64_t n) {
     if (n < f.fix_limit) {
         out[0] = static_cast<std::uint8_t>(f.fix | n);
@@ -59,9 +67,7 @@ inline std::size_t msgpack_store_length(std::uint8_t* out, const msgpack_family&
         out[0] = f.len32;
         return 1 + store_be(out + 1, static_cast<std::uint32_t>(n));
     }
-    throw out_of_range(error_id::length_too_large,
-                       std::string("MessagePack ") + f.name + " length " + std::to_string(n) +
-                           " does not fit the 32-bit length field");
+    msgpack_length_overflow(f, n);
 }
 
 /// fixext 1/2/4/8/16 (d4..d8) for the payload sizes that have one, else 0.
@@ -132,8 +138,7 @@ public:
 
     bool open(const Json& j, frame_type&, frame_type*) {
         const std::size_t n = j.size();
-        std::uint8_t buf[5];
-        sink_.write(buf, msgpack_store_length(buf, j.is_array() ? msgpack_array : msgpack_map, n));
+        length(j.is_array() ? msgpack_array : msgpack_map, n);
         return n != 0;
     }
 
@@ -146,6 +151,16 @@ public:
     void close(frame_type&) noexcept {}
 
 private:
+    // the fix forms inline: nearly every key, and most strings and containers, take them
+    void length(const msgpack_family& f, std::size_t n) {
+        if (n < f.fix_limit) {
+            sink_.write(static_cast<std::uint8_t>(f.fix | n));
+            return;
+        }
+        std::uint8_t buf[5];
+        sink_.write(buf, msgpack_store_length(buf, f, n));
+    }
+
     void write_unsigned(std::uint64_t u) {
         if (u < 0x80) {
             sink_.write(static_cast<std::uint8_t>(u));  // positive fixint
@@ -177,8 +192,7 @@ private:
     // MessagePack spec: str holds UTF-8; nlohmann 3.11.2 copies any bytes (invalid-utf8)
     void text(const string_t& s, const char* what) {
         require_utf8(s, what);
-        std::uint8_t buf[5];
-        sink_.write(buf, msgpack_store_length(buf, msgpack_str, s.size()));
+        length(msgpack_str, s.size());
         if (!s.empty()) {
             sink_.write(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
         }
