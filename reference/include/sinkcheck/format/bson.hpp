@@ -239,7 +239,7 @@ public:
             bson_check_value(j);
         }
         const bson_key<Json> key(*parent);
-        std::uint8_t payload[8];
+        std::uint8_t payload[8] = {};
         switch (j.type()) {
             case Json::value_t::null: element(bson_null, key, payload, 0); return;
             case Json::value_t::boolean:
@@ -349,7 +349,7 @@ private:
     }
 
     void integer(const bson_key<Json>& key, std::int64_t v) {
-        std::uint8_t payload[8];
+        std::uint8_t payload[8] = {};
         if (v >= INT32_MIN && v <= INT32_MAX) {
             element(bson_int32, key, payload, store_le(payload, static_cast<std::int32_t>(v)));
         } else {
