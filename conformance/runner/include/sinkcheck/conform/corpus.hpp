@@ -1,0 +1,87 @@
+// sinkcheck/conform/corpus.hpp — loading the conformance vectors (corpus/conformance/*.vectors).
+//
+// The schema is documented in corpus/conformance/README.md. Loading is strict: an unknown field,
+// a missing one, a bad value or hex string, a duplicate id all stop the load with
+// "FILE:LINE: message" (the runner exits 2), because a vector that silently loads wrong would
+// pass or fail for the wrong reason.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sinkcheck/conform/value_text.hpp"
+#include "sinkcheck/options.hpp"
+
+namespace sinkcheck::conform {
+
+/// The levels a vector's bytes are required at (a bit set).
+enum level_bit : unsigned {
+    level_exact = 1,      // the reference profile: nlohmann 3.11.2 + BON8 + recorded divergences
+    level_canonical = 2,  // the format's canonical encoding (RFC 8949 §4.2.1 for CBOR)
+    level_equivalent = 4  // any encoding that decodes to an equal value
+};
+
+enum class run_level { exact, canonical, equivalent };
+const char* level_name(run_level l) noexcept;
+bool parse_level(std::string_view name, run_level& out) noexcept;
+
+struct test_vector {
+    std::string id;
+    format fmt = format::cbor;
+    std::string file;
+    std::size_t line = 0;  // first line of the record
+    std::string input_text;
+    parsed_value input;
+    bool use_size = false;
+    bool use_type = false;
+    unsigned levels = 0;                              // positive vectors
+    std::vector<std::uint8_t> expect;                 // positive vectors
+    std::vector<std::vector<std::uint8_t>> alternatives;
+    std::string error;                                // negative vectors: "type_error.316"
+    std::string rule;
+    std::string source;
+    std::string divergence;                           // KNOWN_DIVERGENCES id, if any
+
+    bool negative() const noexcept { return !error.empty(); }
+    encode_options options() const {
+        encode_options o;
+        o.use_size = use_size;
+        o.use_type = use_type;
+        return o;
+    }
+};
+
+/// A malformed corpus file. what() is "FILE:LINE: message".
+class corpus_error : public std::runtime_error {
+public:
+    corpus_error(const std::string& file, std::size_t line, const std::string& message)
+        : std::runtime_error(file + ":" + std::to_string(line) + ": " + message) {}
+};
+
+/// Loads one .vectors file, or every .vectors file of a directory (sorted by name).
+/// Ids must be unique across everything loaded.
+std::vector<test_vector> load_corpus(const std::string& path);
+
+/// Parses the vectors in text as if read from file (name gives the format, see README).
+std::vector<test_vector> parse_vectors(const std::string& file, std::string_view text);
+
+/// Hex notation of expected bytes: pairs of hex digits, blanks ignored, "(...)*N" repeats a
+/// group N times, and "{W}" inside a group stands for the group's repetition index written as
+/// W ASCII decimal digits. Throws notation_error.
+std::vector<std::uint8_t> parse_hex(std::string_view text);
+
+/// Plain lowercase hex, no separators.
+std::string to_hex(const std::uint8_t* p, std::size_t n);
+inline std::string to_hex(const std::vector<std::uint8_t>& v) { return to_hex(v.data(), v.size()); }
+
+/// Hex with long runs of a repeated unit folded into "(unit)*N" (what the generator writes).
+std::string compact_hex(const std::vector<std::uint8_t>& v);
+
+/// The format a vector file holds, from its name: "<format>.vectors" or "<format>-<part>.vectors".
+bool format_of_file(const std::string& path, format& out);
+
+}  // namespace sinkcheck::conform

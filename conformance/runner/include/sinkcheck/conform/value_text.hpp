@@ -1,0 +1,54 @@
+// sinkcheck/conform/value_text.hpp — the value notation of the conformance corpus and protocol.
+//
+// JSON text cannot hold everything an encoder must be tested on (binary with a subtype, NaN
+// with a payload, ±Inf, invalid UTF-8, nlohmann's discarded value), so vectors are written in
+// JSON plus a few extensions, documented in corpus/conformance/README.md. The parser is
+// iterative (a vector may nest thousands of levels) and produces two things at once: the value
+// in nlohmann's model, and the *wire text* handed to encoder processes — the same notation with
+// repetitions expanded but every literal spelled as written, so an encoder with a richer value
+// model (Python: big integers, insertion-ordered dicts) sees exactly what the vector says.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace sinkcheck::conform {
+
+/// A syntax error in value notation; offset is the byte in the text where it was found.
+class notation_error : public std::runtime_error {
+public:
+    notation_error(const std::string& message, std::size_t offset)
+        : std::runtime_error(message), offset_(offset) {}
+    std::size_t offset() const noexcept { return offset_; }
+
+private:
+    std::size_t offset_;
+};
+
+struct parsed_value {
+    nlohmann::json value;
+    /// Repetitions expanded, whitespace dropped, every other token as written.
+    std::string wire;
+    /// True when wire is RFC 8259 JSON (no extension token, no \x escape).
+    bool plain_json = true;
+};
+
+struct parse_limits {
+    /// Allow the corpus-only repetition suffix `*N` (never in wire text).
+    bool allow_repeat = true;
+    /// Upper bound on the wire text a repetition may expand to.
+    std::size_t max_wire_bytes = std::size_t{1} << 28;
+};
+
+/// Parses one value in the notation; throws notation_error.
+parsed_value parse_value(std::string_view text, const parse_limits& limits = {});
+
+/// Renders a value in wire notation (keys in the value's own order). Never throws for any
+/// nlohmann::json; stops after max_bytes and appends "..." (0: no limit). Iterative.
+std::string render_value(const nlohmann::json& value, std::size_t max_bytes = 0);
+
+}  // namespace sinkcheck::conform

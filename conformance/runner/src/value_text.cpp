@@ -1,0 +1,697 @@
+// The value notation parser and renderer (grammar: corpus/conformance/README.md, "Values").
+#include "sinkcheck/conform/value_text.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "sinkcheck/detail/utf8.hpp"
+
+namespace sinkcheck::conform {
+namespace {
+
+using json = nlohmann::json;
+
+int hex_digit(char c) noexcept {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+class parser {
+public:
+    parser(std::string_view text, const parse_limits& limits) : s_(text), limits_(limits) {}
+
+    parsed_value run() {
+        const std::size_t bad = detail::utf8_invalid_at(s_.data(), s_.size());
+        if (bad != detail::utf8_valid) {
+            throw notation_error("the text is not valid UTF-8 (write raw bytes as \\xHH)", bad);
+        }
+        bool need_value = true;
+        for (;;) {
+            if (need_value) {
+                skip_ws();
+                const char c = peek();
+                if (c == '[' || c == '{') {
+                    open_container(c);
+                    skip_ws();
+                    if (peek() == (c == '[' ? ']' : '}')) {
+                        need_value = false;
+                    } else if (c == '{') {
+                        parse_key(stack_.back());
+                    }
+                    continue;
+                }
+                place(scalar());
+                need_value = false;
+                continue;
+            }
+            skip_ws();
+            if (stack_.empty()) {
+                if (i_ != s_.size()) {
+                    fail("unexpected text after the value");
+                }
+                return std::move(out_);
+            }
+            frame& top = stack_.back();
+            const char close = top.object ? '}' : ']';
+            if (peek() == ',') {
+                ++i_;
+                out_.wire += ',';
+                if (top.object) {
+                    parse_key(top);
+                }
+                need_value = true;
+            } else if (peek() == close) {
+                ++i_;
+                out_.wire += close;
+                close_container(top);
+                stack_.pop_back();
+            } else {
+                fail(std::string("expected ',' or '") + close + "'");
+            }
+        }
+    }
+
+private:
+    struct frame {
+        json* node;
+        bool object;
+        std::string key;             // member being parsed (objects)
+        std::string key_raw;         // that key as written, without quotes
+        std::size_t wire_body = 0;   // wire offset after the opening bracket
+        std::size_t wire_value = 0;  // wire offset of the current member's value
+    };
+
+    [[noreturn]] void fail(const std::string& message) const { throw notation_error(message, i_); }
+    [[noreturn]] void fail_at(const std::string& message, std::size_t at) const {
+        throw notation_error(message, at);
+    }
+
+    char peek() const noexcept { return i_ < s_.size() ? s_[i_] : '\0'; }
+
+    void skip_ws() noexcept {
+        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) {
+            ++i_;
+        }
+    }
+
+    bool take(std::string_view word) noexcept {
+        if (s_.substr(i_, word.size()) == word) {
+            i_ += word.size();
+            return true;
+        }
+        return false;
+    }
+
+    void grow_check(std::size_t extra) const {
+        if (out_.wire.size() + extra > limits_.max_wire_bytes) {
+            fail("the value expands beyond " + std::to_string(limits_.max_wire_bytes) + " bytes");
+        }
+    }
+
+    json* place(json&& v) {
+        if (stack_.empty()) {
+            out_.value = std::move(v);
+            return &out_.value;
+        }
+        frame& top = stack_.back();
+        if (!top.object) {
+            auto& a = top.node->get_ref<json::array_t&>();
+            a.push_back(std::move(v));
+            return &a.back();
+        }
+        auto& o = top.node->get_ref<json::object_t&>();
+        return &o.emplace(top.key, std::move(v)).first->second;
+    }
+
+    void open_container(char c) {
+        ++i_;
+        out_.wire += c;
+        json* node = place(c == '[' ? json::array() : json::object());
+        frame f{node, c == '{', {}, {}, out_.wire.size(), 0};
+        stack_.push_back(std::move(f));
+    }
+
+    void parse_key(frame& f) {
+        skip_ws();
+        if (peek() != '"') {
+            fail("expected a string as object key");
+        }
+        const std::size_t at = i_;
+        const std::size_t raw_begin = i_ + 1;
+        f.key = string_body();
+        f.key_raw = std::string(s_.substr(raw_begin, i_ - 1 - raw_begin));
+        if (f.node->contains(f.key)) {
+            fail_at("duplicate object key", at);
+        }
+        out_.wire += '"';
+        out_.wire += f.key_raw;
+        out_.wire += '"';
+        skip_ws();
+        if (peek() != ':') {
+            fail("expected ':' after the object key");
+        }
+        ++i_;
+        out_.wire += ':';
+        f.wire_value = out_.wire.size();
+    }
+
+    /// `*N` after a value, if present (corpus notation only).
+    bool repeat_suffix(std::uint64_t& n) {
+        skip_ws();
+        if (peek() != '*') {
+            return false;
+        }
+        if (!limits_.allow_repeat) {
+            fail("repetition '*N' is corpus notation, not allowed here");
+        }
+        ++i_;
+        skip_ws();
+        n = unsigned_literal("a repetition count");
+        if (n > std::numeric_limits<std::uint32_t>::max()) {
+            fail("repetition count too large");
+        }
+        return true;
+    }
+
+    std::uint64_t unsigned_literal(const char* what) {
+        const std::size_t at = i_;
+        std::uint64_t n = 0;
+        while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') {
+            const auto d = static_cast<std::uint64_t>(s_[i_] - '0');
+            if (n > (std::numeric_limits<std::uint64_t>::max() - d) / 10) {
+                fail_at(std::string(what) + " does not fit 64 bits", at);
+            }
+            n = n * 10 + d;
+            ++i_;
+        }
+        if (i_ == at) {
+            fail(std::string("expected ") + what);
+        }
+        return n;
+    }
+
+    void close_container(frame& f) {
+        std::uint64_t n = 0;
+        if (!repeat_suffix(n)) {
+            return;
+        }
+        // Everything between the brackets, as already written to the wire.
+        const std::size_t end = out_.wire.size() - 1;
+        if (!f.object) {
+            const std::string body = out_.wire.substr(f.wire_body, end - f.wire_body);
+            grow_check(body.size() * n);
+            auto& a = f.node->get_ref<json::array_t&>();
+            const json::array_t unit = a;
+            a.clear();
+            out_.wire.resize(f.wire_body);
+            for (std::uint64_t k = 0; k < n; ++k) {
+                a.insert(a.end(), unit.begin(), unit.end());
+                if (!body.empty()) {
+                    if (k != 0) {
+                        out_.wire += ',';
+                    }
+                    out_.wire += body;
+                }
+            }
+            out_.wire += ']';
+            return;
+        }
+        auto& o = f.node->get_ref<json::object_t&>();
+        if (o.size() != 1) {
+            fail("'{...}*N' needs exactly one member: its key gets the index as a suffix");
+        }
+        const json unit = o.begin()->second;
+        const std::string value_text = out_.wire.substr(f.wire_value, end - f.wire_value);
+        grow_check((value_text.size() + f.key_raw.size() + 16) * n);
+        std::size_t width = 1;
+        for (std::uint64_t last = n > 0 ? n - 1 : 0; last >= 10; last /= 10) {
+            ++width;
+        }
+        o.clear();
+        out_.wire.resize(f.wire_body);
+        char digits[32];
+        for (std::uint64_t k = 0; k < n; ++k) {
+            std::snprintf(digits, sizeof digits, "%0*llu", static_cast<int>(width),
+                          static_cast<unsigned long long>(k));
+            o.emplace_hint(o.end(), f.key + digits, unit);  // keys come in ascending order
+            if (k != 0) {
+                out_.wire += ',';
+            }
+            out_.wire += '"';
+            out_.wire += f.key_raw;
+            out_.wire += digits;
+            out_.wire += "\":";
+            out_.wire += value_text;
+        }
+        out_.wire += '}';
+    }
+
+    json scalar() {
+        const std::size_t at = i_;
+        const char c = peek();
+        if (c == '"') {
+            std::string s = string_body();
+            const std::string_view raw = s_.substr(at + 1, i_ - at - 2);
+            std::uint64_t n = 1;
+            if (repeat_suffix(n)) {
+                grow_check(raw.size() * n);
+                std::string expanded;
+                expanded.reserve(s.size() * n);
+                out_.wire += '"';
+                for (std::uint64_t k = 0; k < n; ++k) {
+                    expanded += s;
+                    out_.wire += raw;
+                }
+                out_.wire += '"';
+                return json(std::move(expanded));
+            }
+            out_.wire += '"';
+            out_.wire += raw;
+            out_.wire += '"';
+            return json(std::move(s));
+        }
+        if (c == 'h' && s_.substr(i_, 2) == "h'") {
+            return binary();
+        }
+        if (c == 'f' && s_.substr(i_, 4) == "f64'") {
+            return float_bits();
+        }
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            if (take("-NaN")) {
+                return special("-NaN", -std::numeric_limits<double>::quiet_NaN());
+            }
+            if (take("-Infinity")) {
+                return special("-Infinity", -std::numeric_limits<double>::infinity());
+            }
+            return number();
+        }
+        if (take("null")) {
+            out_.wire += "null";
+            return json(nullptr);
+        }
+        if (take("true")) {
+            out_.wire += "true";
+            return json(true);
+        }
+        if (take("false")) {
+            out_.wire += "false";
+            return json(false);
+        }
+        if (take("NaN")) {
+            return special("NaN", std::numeric_limits<double>::quiet_NaN());
+        }
+        if (take("Infinity")) {
+            return special("Infinity", std::numeric_limits<double>::infinity());
+        }
+        if (take("discarded")) {
+            out_.plain_json = false;
+            out_.wire += "discarded";
+            return json(json::value_t::discarded);
+        }
+        if (c == '\0') {
+            fail("expected a value, found the end of the text");
+        }
+        fail("expected a value");
+    }
+
+    json special(const char* spelling, double v) {
+        out_.plain_json = false;
+        out_.wire += spelling;
+        return json(v);
+    }
+
+    json number() {
+        const std::size_t at = i_;
+        bool negative = false;
+        if (peek() == '-') {
+            negative = true;
+            ++i_;
+        }
+        if (peek() == '0') {
+            ++i_;
+        } else if (peek() >= '1' && peek() <= '9') {
+            while (peek() >= '0' && peek() <= '9') ++i_;
+        } else {
+            fail("expected a digit");
+        }
+        bool is_float = false;
+        if (peek() == '.') {
+            is_float = true;
+            ++i_;
+            if (!(peek() >= '0' && peek() <= '9')) fail("expected a digit after '.'");
+            while (peek() >= '0' && peek() <= '9') ++i_;
+        }
+        if (peek() == 'e' || peek() == 'E') {
+            is_float = true;
+            ++i_;
+            if (peek() == '+' || peek() == '-') ++i_;
+            if (!(peek() >= '0' && peek() <= '9')) fail("expected a digit in the exponent");
+            while (peek() >= '0' && peek() <= '9') ++i_;
+        }
+        const std::string literal(s_.substr(at, i_ - at));
+        out_.wire += literal;
+        if (!is_float) {
+            // nlohmann's model: non-negative -> number_unsigned, negative -> number_integer,
+            // beyond 64 bits -> the nearest double (corpus README, "Integers beyond 64 bits").
+            errno = 0;
+            if (negative) {
+                char* end = nullptr;
+                const long long v = std::strtoll(literal.c_str(), &end, 10);
+                if (errno == 0) {
+                    return json(static_cast<std::int64_t>(v));
+                }
+            } else {
+                char* end = nullptr;
+                const unsigned long long v = std::strtoull(literal.c_str(), &end, 10);
+                if (errno == 0) {
+                    return json(static_cast<std::uint64_t>(v));
+                }
+            }
+        }
+        return json(std::strtod(literal.c_str(), nullptr));
+    }
+
+    json float_bits() {
+        const std::size_t at = i_;
+        i_ += 4;
+        std::uint64_t bits = 0;
+        for (int k = 0; k < 16; ++k) {
+            const int d = hex_digit(peek());
+            if (d < 0) fail("f64'...' needs exactly 16 hex digits");
+            bits = (bits << 4) | static_cast<std::uint64_t>(d);
+            ++i_;
+        }
+        if (peek() != '\'') fail("f64'...' needs exactly 16 hex digits");
+        ++i_;
+        double v;
+        std::memcpy(&v, &bits, sizeof v);
+        out_.plain_json = false;
+        out_.wire += s_.substr(at, i_ - at);
+        return json(v);
+    }
+
+    json binary() {
+        i_ += 2;
+        const std::size_t digits_at = i_;
+        std::vector<std::uint8_t> bytes;
+        int high = -1;
+        while (peek() != '\'') {
+            const int d = hex_digit(peek());
+            if (d < 0) fail(peek() == '\0' ? "unterminated h'...'" : "not a hex digit in h'...'");
+            if (high < 0) {
+                high = d;
+            } else {
+                bytes.push_back(static_cast<std::uint8_t>(high * 16 + d));
+                high = -1;
+            }
+            ++i_;
+        }
+        if (high >= 0) fail("odd number of hex digits in h'...'");
+        const std::string digits(s_.substr(digits_at, i_ - digits_at));
+        ++i_;
+        out_.plain_json = false;
+        std::uint64_t n = 1;
+        if (repeat_suffix(n)) {
+            grow_check(digits.size() * n);
+            const std::vector<std::uint8_t> unit = bytes;
+            bytes.clear();
+            for (std::uint64_t k = 0; k < n; ++k) {
+                bytes.insert(bytes.end(), unit.begin(), unit.end());
+            }
+        }
+        out_.wire += "h'";
+        for (std::uint64_t k = 0; k < n; ++k) {
+            out_.wire += digits;
+        }
+        out_.wire += '\'';
+        if (peek() == '#') {
+            ++i_;
+            const std::size_t sub_at = i_;
+            const std::uint64_t subtype = unsigned_literal("a subtype after '#'");
+            out_.wire += '#';
+            out_.wire += s_.substr(sub_at, i_ - sub_at);
+            return json::binary(std::move(bytes), subtype);
+        }
+        return json::binary(std::move(bytes));
+    }
+
+    /// Reads a string token starting at the opening quote; returns its bytes.
+    std::string string_body() {
+        ++i_;
+        std::string out;
+        for (;;) {
+            if (i_ >= s_.size()) fail("unterminated string");
+            const char c = s_[i_];
+            if (c == '"') {
+                ++i_;
+                return out;
+            }
+            if (static_cast<unsigned char>(c) < 0x20) fail("control character in a string must be escaped");
+            if (c != '\\') {
+                out += c;
+                ++i_;
+                continue;
+            }
+            ++i_;
+            const char e = peek();
+            ++i_;
+            switch (e) {
+                case '"': out += '"'; break;
+                case '\\': out += '\\'; break;
+                case '/': out += '/'; break;
+                case 'b': out += '\b'; break;
+                case 'f': out += '\f'; break;
+                case 'n': out += '\n'; break;
+                case 'r': out += '\r'; break;
+                case 't': out += '\t'; break;
+                case 'x': {
+                    const int h = hex_digit(peek());
+                    const int l = h < 0 ? -1 : hex_digit(i_ + 1 < s_.size() ? s_[i_ + 1] : '\0');
+                    if (l < 0) fail("\\x needs two hex digits");
+                    out += static_cast<char>(h * 16 + l);
+                    i_ += 2;
+                    out_.plain_json = false;
+                    break;
+                }
+                case 'u': {
+                    std::uint32_t cp = unicode_escape();
+                    if (cp >= 0xD800 && cp <= 0xDBFF) {
+                        if (!take("\\u")) fail("high surrogate without a low surrogate (write the bytes with \\x)");
+                        const std::uint32_t lo = unicode_escape();
+                        if (lo < 0xDC00 || lo > 0xDFFF) fail("high surrogate without a low surrogate (write the bytes with \\x)");
+                        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                    } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                        fail("lone low surrogate (write the bytes with \\x)");
+                    }
+                    append_utf8(out, cp);
+                    break;
+                }
+                default:
+                    fail_at("unknown escape in a string", i_ - 2);
+            }
+        }
+    }
+
+    std::uint32_t unicode_escape() {
+        std::uint32_t cp = 0;
+        for (int k = 0; k < 4; ++k) {
+            const int d = hex_digit(peek());
+            if (d < 0) fail("\\u needs four hex digits");
+            cp = (cp << 4) | static_cast<std::uint32_t>(d);
+            ++i_;
+        }
+        return cp;
+    }
+
+    std::string_view s_;
+    parse_limits limits_;
+    std::size_t i_ = 0;
+    parsed_value out_;
+    std::vector<frame> stack_;
+};
+
+void render_float(std::string& out, double v) {
+    if (std::isnan(v)) {
+        std::uint64_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        if (bits == 0x7ff8000000000000ULL) {
+            out += "NaN";
+        } else if (bits == 0xfff8000000000000ULL) {
+            out += "-NaN";
+        } else {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "f64'%016llx'", static_cast<unsigned long long>(bits));
+            out += buf;
+        }
+        return;
+    }
+    if (std::isinf(v)) {
+        out += v > 0 ? "Infinity" : "-Infinity";
+        return;
+    }
+    char buf[40];
+    for (int precision = 1; precision <= 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+        if (std::strtod(buf, nullptr) == v) {
+            break;
+        }
+    }
+    std::string s(buf);
+    if (s.find_first_of(".e") == std::string::npos) {
+        s += ".0";
+    }
+    out += s;
+}
+
+void render_string(std::string& out, const std::string& s) {
+    static const char digits[] = "0123456789abcdef";
+    out += '"';
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        if (b >= 0x80) {
+            // Copy a valid multi-byte sequence as is; escape the first byte of an invalid one.
+            const std::size_t len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
+            if (i + len > s.size() || detail::utf8_invalid_at(s.data() + i, len) != detail::utf8_valid) {
+                out += "\\x";
+                out += digits[b >> 4];
+                out += digits[b & 15];
+                ++i;
+            } else {
+                out.append(s, i, len);
+                i += len;
+            }
+            continue;
+        }
+        switch (b) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            case '\b': out += "\\b"; break;
+            case '\f': out += "\\f"; break;
+            default:
+                if (b < 0x20 || b == 0x7f) {
+                    out += "\\u00";
+                    out += digits[b >> 4];
+                    out += digits[b & 15];
+                } else {
+                    out += static_cast<char>(b);
+                }
+        }
+        ++i;
+    }
+    out += '"';
+}
+
+void render_scalar(std::string& out, const json& j) {
+    switch (j.type()) {
+        case json::value_t::null: out += "null"; break;
+        case json::value_t::boolean: out += j.get<bool>() ? "true" : "false"; break;
+        case json::value_t::number_unsigned: out += std::to_string(j.get<std::uint64_t>()); break;
+        case json::value_t::number_integer: out += std::to_string(j.get<std::int64_t>()); break;
+        case json::value_t::number_float: render_float(out, j.get<double>()); break;
+        case json::value_t::string: render_string(out, j.get_ref<const std::string&>()); break;
+        case json::value_t::binary: {
+            static const char digits[] = "0123456789abcdef";
+            const auto& b = j.get_binary();
+            out += "h'";
+            for (std::uint8_t x : b) {
+                out += digits[x >> 4];
+                out += digits[x & 15];
+            }
+            out += '\'';
+            if (b.has_subtype()) {
+                out += '#';
+                out += std::to_string(b.subtype());
+            }
+            break;
+        }
+        case json::value_t::discarded: out += "discarded"; break;
+        default: out += "?"; break;
+    }
+}
+
+}  // namespace
+
+parsed_value parse_value(std::string_view text, const parse_limits& limits) {
+    return parser(text, limits).run();
+}
+
+std::string render_value(const nlohmann::json& value, std::size_t max_bytes) {
+    struct level {
+        const json* node;
+        json::const_iterator it;
+        bool first;
+    };
+    std::string out;
+    std::vector<level> stack;
+    const json* next = &value;
+    for (;;) {
+        if (max_bytes != 0 && out.size() > max_bytes) {
+            out.resize(max_bytes);
+            out += "...";
+            return out;
+        }
+        if (next != nullptr) {
+            if (next->is_array() || next->is_object()) {
+                out += next->is_array() ? '[' : '{';
+                stack.push_back({next, next->cbegin(), true});
+            } else {
+                render_scalar(out, *next);
+            }
+            next = nullptr;
+            continue;
+        }
+        if (stack.empty()) {
+            return out;
+        }
+        level& top = stack.back();
+        if (top.it == top.node->cend()) {
+            out += top.node->is_array() ? ']' : '}';
+            stack.pop_back();
+            continue;
+        }
+        if (!top.first) {
+            out += ',';
+        }
+        top.first = false;
+        if (top.node->is_object()) {
+            render_string(out, top.it.key());
+            out += ':';
+        }
+        next = &*top.it;
+        ++top.it;
+    }
+}
+
+}  // namespace sinkcheck::conform
