@@ -53,7 +53,7 @@ bool is_ndarray(const Json& j) {
 /// the first difference.
 template <class Json>
 std::optional<std::string> first_difference(format f, const Json& original, const Json& decoded) {
-    const bool binary_is_array = f == format::ubjson || f == format::bjdata;
+    const bool binary_is_array = f == format::ubjson || f == format::bjdata || f == format::bon8;
     struct item {
         const Json* a;
         const Json* b;

@@ -1,0 +1,57 @@
+// broken_sink.hpp — a deliberately wrong sink, compiled in only to prove the targets have teeth.
+//
+// With -DSINKCHECK_FUZZ_BROKEN_SINK=1 the differential targets also run this sink: a windowed
+// memory writer with the classic off-by-one of seed 000's change, losing the last byte of a write
+// that ends exactly on a window edge (a multiple of 64 bytes). Small documents never notice;
+// the fuzzer has to find a value whose encoding puts a multi-byte write across that edge. The
+// teeth test (fuzz/test/teeth.cmake) builds the targets this way and requires each one to report
+// a sink-bytes mismatch within a bounded number of runs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sinkcheck/encode.hpp"
+#include "sinkcheck/error.hpp"
+#include "sinkcheck/sink/memory_writer.hpp"
+#include "support/report.hpp"
+
+namespace sinkcheck::fuzz {
+
+class edge_dropping_sink {
+public:
+    static constexpr std::size_t edge = 64;
+
+    void write(std::uint8_t b) { inner_.write(b); }
+    void write(const std::uint8_t* p, std::size_t n) {
+        const std::size_t end = inner_.position() + n;
+        inner_.write(p, n > 1 && end % edge == 0 ? n - 1 : n);
+    }
+    std::size_t position() const noexcept { return inner_.position(); }
+    std::vector<std::uint8_t> take() { return inner_.take(); }
+
+private:
+    memory_writer inner_;
+};
+
+template <class Json>
+sink_result run_broken_sink(format f, const Json& j, const encode_options& o, std::size_t site) {
+    sink_result r;
+    r.site = site;
+    r.label = "edge_dropping (deliberately broken)";
+    try {
+        edge_dropping_sink s;
+        encode(f, j, s, o);
+        r.bytes = s.take();
+        r.size = r.bytes.size();
+    } catch (const encode_error& e) {
+        r.failed = true;
+        r.error = std::string(e.category()) + "." + std::to_string(e.id());
+        r.what = e.what();
+    }
+    return r;
+}
+
+}  // namespace sinkcheck::fuzz

@@ -1,0 +1,166 @@
+// sinks.hpp — the differential targets' view of the sink catalogue (sink/registry.hpp).
+//
+// Every sink in all_sinks() runs each value, the windowed ones at several window sizes, so a
+// sink added to the catalogue is fuzzed without touching the targets. Besides the bytes (which
+// differential.hpp compares with the reference), each run is held to what seed 000 promises:
+// the growing sinks go through one capacity sequence whatever their window, the same for the
+// vector, legacy vector and both memory writers (one growth rule), zero-fill at most
+// max(window, longest write) ahead of the cursor, and leak nothing.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "sinkcheck/encode.hpp"
+#include "sinkcheck/error.hpp"
+#include "sinkcheck/sink/memory_writer.hpp"
+#include "sinkcheck/sink/registry.hpp"
+#include "sinkcheck/sink/seekable_memory_writer.hpp"
+#include "support/report.hpp"
+
+#if SINKCHECK_FUZZ_BROKEN_SINK
+#include "support/broken_sink.hpp"
+#endif
+
+namespace sinkcheck::fuzz {
+
+/// The reference output: a memory_writer, or a seekable one when BSON lengths are patched.
+template <class Json>
+std::vector<std::uint8_t> reference_bytes(format f, const Json& j, const encode_options& o) {
+    if (o.bson_patch_lengths) {
+        seekable_memory_writer w;
+        encode(f, j, w, o);
+        return w.take();
+    }
+    memory_writer w;
+    encode(f, j, w, o);
+    return w.take();
+}
+
+/// Measures the longest single write an encoding makes (the zero-fill bound's other half).
+class longest_write_sink {
+public:
+    void write(std::uint8_t) noexcept { note(1); }
+    void write(const std::uint8_t*, std::size_t n) noexcept { note(n); }
+    std::size_t position() const noexcept { return position_; }
+    void seek(std::size_t pos) noexcept { position_ = pos; }
+    std::size_t longest() const noexcept { return longest_; }
+
+private:
+    void note(std::size_t n) noexcept {
+        position_ += n;
+        longest_ = std::max(longest_, n);
+    }
+    std::size_t position_ = 0;
+    std::size_t longest_ = 0;
+};
+
+/// One sink at one window size, as differential.hpp sees it.
+struct sink_result {
+    std::size_t site;   // crash site: catalogue index + 1 (0 is the reference/oracle pair)
+    std::string label;  // "vector/w=64"
+    std::vector<std::uint8_t> bytes;
+    bool failed = false;
+    std::string error;  // "type_error.316", or the exception type for a non-encoder error
+    std::string what;
+    bool unexpected = false;  // an exception that is not an encode_error
+    bool size_only = false;   // a counting sink: bytes holds nothing, size is what it counted
+    std::size_t size = 0;
+    mismatch problem_kind = mismatch::model;
+    std::string problem;  // a broken sink promise other than the bytes, "" when none
+};
+
+inline constexpr std::size_t windows_per_value = 3;
+
+/// Windows for one value: the smallest, the default, and one the input picks.
+inline std::vector<std::size_t> windows_for(std::size_t pick) {
+    static constexpr std::size_t table[] = {2, 3, 7, 16, 63, 64, 65, 100, 4096, unlimited_window};
+    return {1, default_window, table[pick % (sizeof table / sizeof table[0])]};
+}
+
+inline std::string window_label(std::size_t w) {
+    return w == unlimited_window ? std::string("unlimited") : std::to_string(w);
+}
+
+/// Runs j through every sink (windowed ones at each window) and hands each result to `visit`.
+template <class Json, class Visit>
+void for_each_sink_run(format f, const Json& j, const encode_options& o, std::size_t window_pick,
+                       Visit&& visit) {
+    std::size_t longest = 0;
+    try {
+        longest_write_sink probe;
+        encode(f, j, probe, o);
+        longest = probe.longest();
+    } catch (const std::exception&) {
+        // the same error comes from every sink below and is compared there
+    }
+    const auto& sinks = all_sinks();
+    // one growth rule for these four: their capacity sequences must all be the same
+    std::vector<std::size_t> rule_capacities;
+    std::string rule_owner;
+    for (std::size_t i = 0; i < sinks.size(); ++i) {
+        const sink_info& info = sinks[i];
+        // patched BSON lengths need seek(); every other sink refuses them up front
+        if (o.bson_patch_lengths && info.name != "seekable_memory") {
+            continue;
+        }
+        const bool growth_rule = info.name == "vector" || info.name == "legacy_vector" ||
+                                 info.name == "memory" || info.name == "seekable_memory";
+        const std::vector<std::size_t> windows =
+            info.windowed ? windows_for(window_pick) : std::vector<std::size_t>{default_window};
+        for (std::size_t window : windows) {
+            sink_result r;
+            r.site = i + 1;
+            r.label = std::string(info.name) + (info.windowed ? "/w=" + window_label(window) : "");
+            sink_run run;
+            try {
+                run = run_sink(info.name, window, f, j, o);
+            } catch (const encode_error& e) {
+                r.failed = true;
+                r.error = std::string(e.category()) + "." + std::to_string(e.id());
+                r.what = e.what();
+            } catch (const std::exception& e) {
+                r.failed = true;
+                r.unexpected = true;
+                r.error = "std::exception";
+                r.what = e.what();
+            }
+            if (!r.failed) {
+                r.bytes = std::move(run.bytes);
+                r.size = run.size;
+                r.size_only = info.name == "counting";  // stores nothing, only counts
+                if (!run.leaks.empty()) {
+                    r.problem_kind = mismatch::leak;
+                    r.problem = run.leaks;
+                } else if (info.windowed && run.max_zero_fill > std::max(window, longest)) {
+                    r.problem_kind = mismatch::zero_fill;
+                    r.problem = "zero-filled " + std::to_string(run.max_zero_fill) +
+                                " bytes ahead of the cursor; window " + window_label(window) +
+                                ", longest write " + std::to_string(longest);
+                } else if (growth_rule) {
+                    if (rule_owner.empty()) {
+                        rule_capacities = run.capacities;
+                        rule_owner = r.label;
+                    } else if (run.capacities != rule_capacities) {
+                        r.problem_kind = mismatch::capacity_trace;
+                        r.problem = "capacity sequence differs from " + rule_owner + "'s (" +
+                                    std::to_string(run.capacities.size()) + " vs " +
+                                    std::to_string(rule_capacities.size()) + " growths)";
+                    }
+                }
+            }
+            visit(r);
+        }
+    }
+#if SINKCHECK_FUZZ_BROKEN_SINK
+    if (!o.bson_patch_lengths) {  // it cannot seek
+        visit(run_broken_sink(f, j, o, sinks.size() + 1));
+    }
+#endif
+}
+
+}  // namespace sinkcheck::fuzz
