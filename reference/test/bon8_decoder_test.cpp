@@ -7,7 +7,9 @@
 // input ends too early.
 #include <cmath>
 #include <cstdint>
+#include <iostream>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -177,6 +179,53 @@ TEST(Bon8Decoder, DecodesAndRejectsDepth100000WithoutRecursion) {
         ++levels;
     }
     EXPECT_EQ(levels, depth);
+}
+
+// Random bytes (drawn mostly from markers, lead bytes and continuation bytes) and one-byte
+// mutations of valid messages: the decoder either throws decode_error at an offset inside the
+// input or returns a value, and whatever it returns the encoder writes canonically and the
+// decoder reads back equal.
+TEST(Bon8Decoder, ReadsOrRejectsArbitraryBytesAndReencodesWhatItReads) {
+    const std::uint64_t seed = sct::seed();
+    std::mt19937_64 rng(seed);
+    static const std::uint8_t interesting[] = {0x00, 0x61, 0x7f, 0x80, 0x82, 0x85, 0x87, 0x8b, 0x8c, 0x8e,
+                                               0x90, 0xb8, 0xc1, 0xc2, 0xc3, 0xdf, 0xe0, 0xe2, 0xed, 0xef,
+                                               0xf0, 0xf4, 0xf5, 0xf7, 0xf8, 0xfa, 0xfd, 0xfe, 0xff, 0xbf};
+    constexpr int count = 20000;
+    int accepted = 0;
+    for (int i = 0; i < count; ++i) {
+        std::vector<std::uint8_t> input;
+        if (i % 2 == 0) {
+            input.resize(rng() % 24);
+            for (auto& b : input) {
+                b = rng() % 3 == 0 ? static_cast<std::uint8_t>(rng()) : interesting[rng() % sizeof interesting];
+            }
+        } else {
+            sct::random_profile small;
+            small.max_depth = 2;
+            small.length_edges = false;
+            try {
+                input = sinkcheck::encode_to_vector(sinkcheck::format::bon8, sct::random_value<json>(rng, small));
+            } catch (const sinkcheck::out_of_range&) {
+                continue;  // unsigned > INT64_MAX: no message to mutate
+            }
+            input[rng() % input.size()] = static_cast<std::uint8_t>(rng());
+        }
+        json j;
+        try {
+            j = sinkcheck::decode_bon8(input);
+        } catch (const sinkcheck::decode_error& e) {
+            ASSERT_LE(e.offset(), input.size()) << sct::hex(input) << ": " << e.what();
+            continue;
+        }
+        ++accepted;
+        const auto canonical = sinkcheck::encode_to_vector(sinkcheck::format::bon8, j);
+        ASSERT_TRUE(sct::deep_equal(sinkcheck::decode_bon8(canonical), j))
+            << "seed " << seed << " input " << sct::hex(input) << " canonical " << sct::hex(canonical);
+    }
+    std::cout << "bon8 decoder on arbitrary bytes: seed " << seed << ", " << count << " inputs, " << accepted
+              << " decoded and re-encoded\n";
+    EXPECT_GT(accepted, count / 20);
 }
 
 TEST(Bon8Decoder, ReadsFromPointerAndLength) {

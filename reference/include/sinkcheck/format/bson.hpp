@@ -48,9 +48,9 @@ inline constexpr std::uint64_t bson_old_binary_subtype = 0x02;
 inline constexpr std::uint64_t bson_max_length = 0x7fffffff;
 
 template <class Sink, class = void>
-struct has_seek : std::false_type {};
+struct bson_sink_has_seek : std::false_type {};
 template <class Sink>
-struct has_seek<Sink, std::void_t<decltype(std::declval<Sink&>().seek(std::size_t{}))>> : std::true_type {};
+struct bson_sink_has_seek<Sink, std::void_t<decltype(std::declval<Sink&>().seek(std::size_t{}))>> : std::true_type {};
 
 /// The length a document, string or binary would announce, refused when it overflows int32
 /// (nlohmann 3.11.2 quirk: it casts the size_t silently and writes a wrong, often negative, length).
@@ -417,7 +417,7 @@ void encode_bson(const Json& j, Sink& sink, const encode_options& options = {}) 
     }
     detail::walker<Json> walk;
     if (options.bson_patch_lengths) {
-        if constexpr (detail::has_seek<Sink>::value) {
+        if constexpr (detail::bson_sink_has_seek<Sink>::value) {
             detail::bson_writer<Json, Sink, true> writer(sink, nullptr, walk);
             walk.run(j, writer, options.marks);
             writer.finish();
