@@ -166,7 +166,7 @@ std::uint64_t bson_payload_size(const Json& j) {
             return v >= INT32_MIN && v <= INT32_MAX ? 4 : 8;
         }
         case Json::value_t::number_unsigned:
-            return j.template get<std::uint64_t>() <= bson_max_length ? 4 : 8;
+            return j.template get<std::uint64_t>() <= static_cast<std::uint64_t>(INT32_MAX) ? 4 : 8;
         case Json::value_t::string:
             return 4 + std::uint64_t{j.template get_ref<const typename Json::string_t&>().size()} + 1;
         case Json::value_t::binary: return 4 + 1 + std::uint64_t{j.get_binary().size()};
