@@ -11,6 +11,7 @@
 #include "sinkcheck/instrument/tracing_allocator.hpp"
 #include "sinkcheck/instrument/zero_fill_meter.hpp"
 #include "sinkcheck/sink/memory_writer.hpp"
+#include "sinkcheck/sink/seekable_memory_writer.hpp"
 #include "sinkcheck/sink/vector_sink.hpp"
 
 namespace sinkcheck {
@@ -81,13 +82,14 @@ TEST(MemoryWriter, ReserveSetsTheFirstCapacity) {
     EXPECT_EQ(log->allocation_sizes(), (std::vector<std::size_t>{1000, 2000}));
 }
 
-TEST(MemoryWriter, LeavesTheCompletedWritesWhenAllocationThrows) {
+template <class Writer>
+void expect_completed_writes_after_each_allocation_failure() {
     const auto p = program_of({10, 100, 1000, 10000});
-    // capacities 64, 128 (max(110, 128)), 1110, 11110
+    // capacities 64, 128 (max(110, 128)), 1110, 11110: allocation k serves write k
     for (std::size_t k = 1; k <= 4; ++k) {
         auto log = std::make_shared<allocation_log>();
         {
-            traced_writer w(0, default_window, tracing_allocator<std::uint8_t>(log));
+            Writer w(0, default_window, tracing_allocator<std::uint8_t>(log));
             log->fail_at(k);
             EXPECT_THROW(run_writes(w, p), std::bad_alloc);
             const auto& got = w.bytes();
@@ -95,6 +97,12 @@ TEST(MemoryWriter, LeavesTheCompletedWritesWhenAllocationThrows) {
         }
         EXPECT_TRUE(log->clean()) << log->leak_report();
     }
+}
+
+TEST(MemoryWriter, BothWritersLeaveTheCompletedWritesWhenAllocationThrows) {
+    expect_completed_writes_after_each_allocation_failure<traced_writer>();
+    expect_completed_writes_after_each_allocation_failure<
+        basic_seekable_memory_writer<tracing_allocator<std::uint8_t>>>();
 }
 
 TEST(MemoryWriter, MovedWriterKeepsItsBytesAndCursor) {

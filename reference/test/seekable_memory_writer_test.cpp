@@ -13,7 +13,6 @@
 #include "sink_test_programs.hpp"
 #include "sinkcheck/format/bson.hpp"
 #include "sinkcheck/instrument/capacity_trace.hpp"
-#include "sinkcheck/instrument/fault_sink.hpp"
 #include "sinkcheck/instrument/tracing_allocator.hpp"
 #include "sinkcheck/sink/memory_writer.hpp"
 #include "sinkcheck/sink/seekable_memory_writer.hpp"
@@ -185,22 +184,6 @@ TEST(SeekableMemoryWriter, RandomSeeksAndWritesMatchAPlainModel) {
             ASSERT_EQ(w.size(), m.out.size());
         }
         EXPECT_EQ(w.take(), m.out) << "round " << round;
-    }
-}
-
-TEST(SeekableMemoryWriter, LeavesTheCompletedWritesWhenAllocationThrows) {
-    const auto p = program_of({10, 100, 1000, 10000});
-    for (std::size_t k = 1; k <= 4; ++k) {
-        auto log = std::make_shared<allocation_log>();
-        {
-            basic_seekable_memory_writer<tracing_allocator<std::uint8_t>> w(
-                0, default_window, tracing_allocator<std::uint8_t>(log));
-            log->fail_at(k);
-            EXPECT_THROW(run_writes(w, p), std::bad_alloc);
-            const auto& got = w.bytes();
-            EXPECT_EQ(bytes(got.begin(), got.end()), p.prefix(k - 1)) << "allocation " << k;
-        }
-        EXPECT_TRUE(log->clean()) << log->leak_report();
     }
 }
 

@@ -27,12 +27,8 @@ class basic_memory_writer : public detail::vector_writer<basic_memory_writer<All
     friend detail::cursor_sink<basic_memory_writer<Alloc>>;
 
 public:
-    basic_memory_writer() : base(0, default_window, Alloc()) {}
-    explicit basic_memory_writer(std::size_t reserve, std::size_t window = default_window,
-                                 const Alloc& alloc = Alloc())
-        : base(reserve, window, alloc) {}
-    basic_memory_writer(basic_memory_writer&&) noexcept = default;
-    basic_memory_writer& operator=(basic_memory_writer&&) = delete;
+    /// (reserve = 0, window = default_window, alloc = Alloc()); movable, not copyable
+    using base::base;
 
     /// Bytes written so far (the same as position(): a seekless writer's end is its cursor).
     std::size_t size() const noexcept { return this->position(); }

@@ -35,15 +35,12 @@ class basic_seekable_memory_writer
     friend detail::cursor_sink<basic_seekable_memory_writer<Alloc>>;
 
 public:
-    basic_seekable_memory_writer() : base(0, default_window, Alloc()) {}
-    explicit basic_seekable_memory_writer(std::size_t reserve, std::size_t window = default_window,
-                                          const Alloc& alloc = Alloc())
-        : base(reserve, window, alloc) {}
+    /// (reserve = 0, window = default_window, alloc = Alloc()); movable, not copyable
+    using base::base;
     basic_seekable_memory_writer(basic_seekable_memory_writer&& other) noexcept
         : base(std::move(other)), end_(other.end_), gap_(other.gap_) {
         other.reset_state();
     }
-    basic_seekable_memory_writer& operator=(basic_seekable_memory_writer&&) = delete;
 
     /// Bytes of output: the furthest any write has reached.
     std::size_t size() const noexcept {

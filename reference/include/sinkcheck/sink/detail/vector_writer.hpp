@@ -19,7 +19,8 @@
 
 namespace sinkcheck::detail {
 
-/// Derived provides write_slow() and size() (the bytes that take()/bytes() hand out).
+/// Derived provides write_slow(), size() (the bytes that take()/bytes() hand out) and
+/// reset_state(); it inherits the constructor.
 template <class Derived, class Alloc>
 class vector_writer : public cursor_sink<Derived> {
 public:
@@ -50,13 +51,16 @@ public:
     std::size_t window() const noexcept { return window_; }
     void set_observer(growth_observer* observer) noexcept { observer_ = observer; }
 
-protected:
-    vector_writer(std::size_t reserve, std::size_t window, const Alloc& alloc)
+    /// reserve: the first capacity; window: bytes zero-filled ahead of the cursor at a time.
+    explicit vector_writer(std::size_t reserve = 0, std::size_t window = default_window,
+                           const Alloc& alloc = Alloc())
         : buf_(alloc), window_(checked_window(window)) {
         buf_.reserve(reserve);
         this->cursor_ = buf_.data();
         this->limit_ = this->cursor_;
     }
+
+protected:
     ~vector_writer() = default;
 
     vector_writer(const vector_writer&) = delete;
