@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
+#include <iostream>
+#include <iterator>
+#include <random>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -21,7 +23,11 @@ namespace {
 using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
 using sinkcheck::format;
+using sinkcheck::test::call_counting_sink;
 using sinkcheck::test::hex;
+using sinkcheck::test::hex_of;
+using sinkcheck::test::refusal;
+using sinkcheck::test::repeat;
 using sinkcheck::test::unhex;
 using namespace sinkcheck::test::ubjson_family;
 
@@ -110,10 +116,7 @@ TEST(Bjdata, WritesFloatsAsLittleEndianFloat64WithNonFiniteBits) {
     expect_bjdata(json(-nan), "44 000000000000f8ff");
     expect_bjdata(json(inf), "44 000000000000f07f");
     expect_bjdata(json(-inf), "44 000000000000f0ff");
-    std::uint64_t bits = 0x7ff800000000beefULL;
-    double payload;
-    std::memcpy(&payload, &bits, sizeof payload);
-    expect_bjdata(json(payload), "44 efbe00000000f87f");
+    expect_bjdata(json(sinkcheck::test::double_from_bits(0x7ff800000000beefULL)), "44 efbe00000000f87f");
     expect_bjdata(json::array({nan, inf}), "5b 2444 2369 02 000000000000f87f 000000000000f07f", typed);
     EXPECT_EQ(sinkcheck::bjdata_divergence(json::array({nan, -inf})), nullptr);
 }
@@ -318,11 +321,11 @@ TEST(Bjdata, RefusesNonStringNdArrayTypeWithTypeError302) {
 /// What the reference must write for an ND-array-shaped object it does not trust: the ordinary
 /// object. Taken from the oracle for the same object under a type name it does not know, with
 /// the name's bytes put back.
-std::string ordinary_object_hex(const json& j) {
+std::string ordinary_object_hex(const json& j, const sinkcheck::encode_options& o = plain) {
     json renamed = j;
     const std::string name = j["_ArrayType_"].get<std::string>();
     renamed["_ArrayType_"] = "?" + name.substr(1);
-    std::string out = hex(json::to_bjdata(renamed));
+    std::string out = hex(json::to_bjdata(renamed, o.use_size, o.use_type));
     const std::string from = hex_of("?" + name.substr(1));
     out.replace(out.find(from), from.size(), hex_of(name));
     return out;
@@ -341,7 +344,7 @@ TEST(Bjdata, WritesIntegerDataOfFloatNdArrayConverted) {
          "5b2444 23 5b69025d 000000000000f03f 0000000000000440"},
         {ndarray("single", {1}, {1}), "5b2464 23 5b69015d 00000000", "5b2464 23 5b69015d 0000803f"},
         {ndarray("single", {1}, {-1}), "5b2464 23 5b69015d ffffffff", "5b2464 23 5b69015d 000080bf"},
-        {ndarray("double", {1}, {json(std::uint64_t{3})}), "5b2444 23 5b69015d 0300000000000000",
+        {ndarray("double", {1}, json::array({json(std::uint64_t{3})})), "5b2444 23 5b69015d 0300000000000000",
          "5b2444 23 5b69015d 0000000000000840"},
     };
     for (const auto& v : vectors) {
@@ -362,7 +365,7 @@ TEST(Bjdata, WritesUntrustworthyNdArraysAsOrdinaryObjects) {
         {ndarray("uint8", {-1, -1}, {1}), "5b2455235b69ff69ff5d01"},   // sizes wrap to 1
         {ndarray("uint8", {1}, {300}), "5b2455235b69015d2c"},           // truncated to 8 bits
         {ndarray("uint8", {1}, {-1}), "5b2455235b69015dff"},
-        {ndarray("int64", {1}, {json(std::uint64_t{9223372036854775808ULL})}), "5b244c235b69015d0000000000000080"},
+        {ndarray("int64", {1}, json::array({json(std::uint64_t{9223372036854775808ULL})})), "5b244c235b69015d0000000000000080"},
         {ndarray("int8", {1}, {1.5}), "5b2469235b69015d00"},            // low byte of the double
         {ndarray("char", {1}, {200}), "5b2443235b69015dc8"},            // char is 0..127
         {ndarray("uint8", 2, {1, 2}), "5b24552369020102"},              // decodes as the array [1,2]
@@ -387,6 +390,79 @@ TEST(Bjdata, WritesUntrustworthyNdArraysAsOrdinaryObjects) {
         const char* id = sinkcheck::bjdata_divergence(v.value);
         EXPECT_STREQ(id == nullptr ? "" : id, "bjdata-ndarray-invalid") << v.value.dump();
     }
+}
+
+/// An ND-array-shaped object with random parts, sound or not: sizes of every kind 3.11.2's
+/// product loop can meet, data with elements in and out of every type's range.
+json random_ndarray_shape(std::mt19937_64& rng) {
+    const auto pick = [&rng](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+    static const char* types[] = {"uint8", "int8",   "uint16", "int16",  "uint32", "int32",
+                                  "uint64", "int64", "single", "double", "char"};
+    const json size_parts[] = {0, 1, 2, 3, 2, 1, -1, 4294967296, 2.0, nullptr, true, "x"};
+    const json data_parts[] = {0, 1, 127, 200, -1, -129, 300, 70000, 1.5, -0.0, nan,
+                               json(std::uint64_t{9223372036854775808ULL}), nullptr, "x"};
+    json size;
+    switch (pick(8)) {
+        case 0: size = 2; break;
+        case 1: size = nullptr; break;
+        case 2: size = {{"a", 2}}; break;
+        default:
+            size = json::array();
+            for (std::size_t k = pick(4); k > 0; --k) {
+                size.push_back(pick(3) == 0 ? size_parts[pick(std::size(size_parts))] : json(pick(4)));
+            }
+    }
+    json data = json::array();
+    const std::size_t count = pick(3) == 0 ? pick(9) : (size.is_array() && size.size() == 2 && size[0].is_number_unsigned() &&
+                                                        size[1].is_number_unsigned()
+                                                            ? size[0].get<std::size_t>() * size[1].get<std::size_t>()
+                                                            : pick(4));
+    const bool clean = pick(2) == 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        data.push_back(clean ? json(pick(100)) : data_parts[pick(std::size(data_parts))]);
+    }
+    if (pick(10) == 0) {
+        data = 7;
+    }
+    return ndarray(types[pick(11)], std::move(size), std::move(data));
+}
+
+// Checks the divergence function against 3.11.2 itself: unflagged shapes must be written as
+// 3.11.2 writes them (ND-array or, by its own size arithmetic, ordinary object), flagged
+// invalid ones as the ordinary object
+TEST(Bjdata, ClassifiesRandomNdArrayShapesAsNlohmannWritesThem) {
+    const std::uint64_t seed = sinkcheck::test::seed();
+    std::mt19937_64 rng(seed);
+    int agreed = 0;
+    int as_ndarray = 0;
+    int invalid = 0;
+    int punned = 0;
+    for (int i = 0; i < 6000; ++i) {
+        const json j = random_ndarray_shape(rng);
+        const sinkcheck::encode_options& o = i % 3 == 0 ? plain : i % 3 == 1 ? sized : typed;
+        const std::string ours = hex(sinkcheck::encode_to_vector(format::bjdata, j, o));
+        const char* id = sinkcheck::bjdata_divergence(j, o);
+        SCOPED_TRACE("seed " + std::to_string(seed) + " case " + std::to_string(i) + ": " + j.dump());
+        if (id == nullptr) {
+            ++agreed;
+            as_ndarray += ours.compare(0, 4, "5b24") == 0 ? 1 : 0;
+            ASSERT_EQ(ours, hex(json::to_bjdata(j, o.use_size, o.use_type)));
+        } else if (std::string_view(id) == "bjdata-ndarray-invalid") {
+            ++invalid;
+            ASSERT_EQ(ours, ordinary_object_hex(j, o));
+        } else {
+            ++punned;
+            ASSERT_STREQ(id, "bjdata-ndarray-punned-float");
+            ASSERT_EQ(ours.size(), hex(json::to_bjdata(j, o.use_size, o.use_type)).size());
+        }
+    }
+    std::cout << "[ bjdata ] seed " << seed << ": ND-array shapes " << agreed << " written as 3.11.2 writes them ("
+              << as_ndarray << " as ND-arrays), " << invalid
+              << " invalid written as objects, " << punned << " punned floats converted\n";
+    EXPECT_GT(as_ndarray, 300);
+    EXPECT_GT(agreed - as_ndarray, 500);
+    EXPECT_GT(invalid, 500);
+    EXPECT_GT(punned, 10);
 }
 
 TEST(Bjdata, RefusesTypeWithoutSizeBeforeWriting) {
@@ -451,11 +527,11 @@ TEST(Bjdata, EncodesArraysNested100000Deep) {
 
 // A marker and its number in one write; an ND-array (small) in one write altogether
 TEST(Bjdata, WritesEachMarkerAndNumberInOneSinkCall) {
-    counting_sink sink;
+    call_counting_sink sink;
     sinkcheck::encode_bjdata(json::array({40000, "ab", 1.5}), sink);  // [ | u409c | Si02ab | D... | ]
     EXPECT_EQ(sink.calls, 5u);
     EXPECT_EQ(sink.bytes, 1u + 3 + 5 + 9 + 1);
-    counting_sink nd;
+    call_counting_sink nd;
     sinkcheck::encode_bjdata(ndarray("uint16", {2, 2}, {1, 2, 3, 4}), nd, typed);
     EXPECT_EQ(nd.calls, 1u);
     EXPECT_EQ(nd.bytes, 4u + 8 + 8);  // [$u# | [$i#i\x02 2 2 | four uint16

@@ -1,15 +1,14 @@
 // ubjson_family_checks.hpp — checks ubjson_test.cpp and bjdata_test.cpp run alike.
 //
 // UBJSON and BJData share one writer (format/ubjson.hpp) and the same four option combinations,
-// so the randomized differential test, the refused-options test and the small helpers for
-// writing vectors live here once; the vectors themselves stay in each format's test.
+// so the randomized differential test (with options, which test_support's compare_with_oracle
+// does not take) and the refused-options test live here once; the vectors stay in each test.
 #pragma once
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <iostream>
-#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -33,32 +32,6 @@ inline const encode_options sized = options(true, false);
 inline const encode_options typed = options(true, true);
 inline const encode_options type_only = options(false, true);  // refused: '$' needs '#'
 
-inline std::string repeat(std::string_view unit, std::size_t times) {
-    std::string out;
-    out.reserve(unit.size() * times);
-    for (std::size_t i = 0; i < times; ++i) {
-        out += unit;
-    }
-    return out;
-}
-
-/// The hex of the raw bytes of s (string payloads and keys inside expected vectors).
-inline std::string hex_of(std::string_view s) {
-    return hex(std::vector<std::uint8_t>(s.begin(), s.end()));
-}
-
-/// The encode_error the reference throws for j, or nothing (a failure is recorded).
-template <class Json>
-std::optional<encode_error> refusal(format f, const Json& j, const encode_options& o = {}) {
-    try {
-        encode_to_vector(f, j, o);
-    } catch (const encode_error& e) {
-        return e;
-    }
-    ADD_FAILURE() << format_name(f) << " encoded without error: " << describe(j);
-    return std::nullopt;
-}
-
 /// use_type without use_size: std::invalid_argument before a single byte reaches the sink, and
 /// the divergence function names ubjson-type-without-size whatever the value.
 template <class Json>
@@ -69,21 +42,6 @@ void expect_options_refused(format f, const Json& j) {
     const char* id = known_divergence(f, j, type_only);
     EXPECT_STREQ(id == nullptr ? "" : id, "ubjson-type-without-size");
 }
-
-/// Counts sink calls, to check that a marker and its number reach the sink in one write.
-struct counting_sink {
-    std::size_t calls = 0;
-    std::size_t bytes = 0;
-    void write(std::uint8_t) {
-        ++calls;
-        ++bytes;
-    }
-    void write(const std::uint8_t*, std::size_t n) {
-        ++calls;
-        bytes += n;
-    }
-    std::size_t position() const { return bytes; }
-};
 
 struct differential_counts {
     int compared = 0;     // bytes equal to nlohmann 3.11.2's

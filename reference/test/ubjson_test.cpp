@@ -20,7 +20,11 @@ namespace {
 using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
 using sinkcheck::format;
+using sinkcheck::test::call_counting_sink;
 using sinkcheck::test::hex;
+using sinkcheck::test::hex_of;
+using sinkcheck::test::refusal;
+using sinkcheck::test::repeat;
 using namespace sinkcheck::test::ubjson_family;
 
 constexpr double inf = std::numeric_limits<double>::infinity();
@@ -384,11 +388,7 @@ TEST(Ubjson, EncodesArraysNested100000Deep) {
 
 TEST(Ubjson, EncodesObjectsNested100000Deep) {
     constexpr std::size_t depth = 100000;
-    json deep = json::object();
-    json* cur = &deep;
-    for (std::size_t i = 1; i < depth; ++i) {
-        cur = &((*cur)["a"] = json::object());
-    }
+    const auto deep = sinkcheck::test::nested_objects<json>(depth);
     const auto bytes = sinkcheck::encode_to_vector(format::ubjson, deep);
     ASSERT_EQ(bytes.size(), 4 * (depth - 1) + 2 + (depth - 1));
     EXPECT_EQ(hex({bytes.begin(), bytes.begin() + 8}), "7b6901617b690161");
@@ -413,7 +413,7 @@ TEST(Ubjson, NamesDeepPointerInErrors) {
 TEST(Ubjson, WritesEachMarkerAndNumberInOneSinkCall) {
     // [ | l 00011170 | S i 02 "ab" | D 3ff8000000000000 | Z | ]
     const json j = json::array({70000, "ab", 1.5, nullptr});
-    counting_sink sink;
+    call_counting_sink sink;
     sinkcheck::encode_ubjson(j, sink);
     EXPECT_EQ(sink.calls, 6u);
     EXPECT_EQ(sink.bytes, 1u + 5 + 5 + 9 + 1 + 1);
