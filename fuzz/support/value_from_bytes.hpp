@@ -25,7 +25,7 @@
 namespace sinkcheck::fuzz {
 
 struct build_limits {
-    std::size_t max_nodes = 4096;
+    std::size_t max_nodes = 512;
     /// bytes of strings, keys and binary together (edge-length fillers included)
     std::size_t max_bytes = 1 << 18;
     std::size_t max_depth = 20000;
@@ -195,8 +195,9 @@ private:
 
     /// Opens depth arrays inside `at`, one in another; later values go into the innermost.
     void nest(Json& at) {
-        static constexpr std::size_t depths[] = {2, 8, 33, 199, 200, 201, 500, 5000, 20000};
-        std::size_t n = pick(depths);
+        static constexpr std::size_t depths[] = {2, 8, 33, 199, 200, 201};
+        static constexpr std::size_t deep[] = {500, 5000, 20000};
+        std::size_t n = rare() ? pick(deep) : pick(depths);
         Json* cur = &at;
         if (!cur->is_array()) {
             *cur = Json::array();
@@ -208,6 +209,17 @@ private:
             open_.push_back(cur);
             ++nodes_;
         }
+    }
+
+    /// True for one byte value in 256: gates what makes a run expensive (64 KiB fillers,
+    /// 65,536-element arrays, nesting in the thousands), so the fuzzer reaches it without
+    /// spending most runs on it.
+    bool rare() { return in_.ConsumeIntegral<std::uint8_t>() == 0xB1; }
+
+    /// A length-class edge; the ones above 4096 only when rare().
+    std::size_t length_edge() {
+        const std::size_t n = pick(length_edges);
+        return n > 4096 && !rare() ? n % 4096 : n;
     }
 
     template <class T, std::size_t N>
@@ -299,7 +311,7 @@ private:
 
     /// A string exactly at a length-class edge (one byte either side too).
     std::string filler_string() {
-        std::size_t n = pick(length_edges);
+        std::size_t n = length_edge();
         if (n > 0 && in_.ConsumeBool()) {
             n += static_cast<std::size_t>(in_.ConsumeIntegralInRange<int>(0, 2)) - 1;
         }
@@ -328,7 +340,7 @@ private:
             const std::string s = raw_string();
             bytes.assign(s.begin(), s.end());
         } else {
-            std::size_t n = pick(length_edges);
+            std::size_t n = length_edge();
             if (!take_bytes(n)) {
                 n = 0;
             }
@@ -344,12 +356,19 @@ private:
 
     /// n copies of one scalar: the UBJSON/BJData '$' (use_type) paths and the count edges.
     Json uniform_array() {
-        std::size_t n = pick(length_edges);
-        if (nodes_ + n > limits_.max_nodes * 16) {
+        std::size_t n = length_edge();
+        if (nodes_ + n > limits_.max_nodes * 128) {
             n %= 300;
         }
+        // scalars only: numbers, short strings, binary
         const std::uint8_t element_op = static_cast<std::uint8_t>(in_.ConsumeIntegralInRange<int>(0, 16));
         Json element = scalar_or_container(element_op);
+        const std::size_t element_bytes =
+            element.is_string() ? element.template get_ref<const typename Json::string_t&>().size()
+            : element.is_binary() ? element.get_binary().size() : 0;
+        if (element_bytes > 0 && (n * element_bytes > limits_.max_bytes || !take_bytes(n * element_bytes))) {
+            n = 1;
+        }
         Json a = Json::array();
         auto& items = a.template get_ref<typename Json::array_t&>();
         items.assign(n, element);

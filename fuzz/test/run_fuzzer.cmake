@@ -1,0 +1,27 @@
+# A bounded libFuzzer run of one target as a CTest test.
+# -DFUZZER=binary -DCORPUS=seed dir -DDICT=dictionary (may not exist) -DRUNS=n -DWORK=scratch dir
+# The seeds are copied to a scratch corpus first, so the committed corpus is never written to.
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK}/corpus ${WORK}/findings)
+if(EXISTS ${CORPUS})
+  file(GLOB seeds ${CORPUS}/*)
+  if(seeds)
+    file(COPY ${seeds} DESTINATION ${WORK}/corpus)
+  endif()
+endif()
+set(args -runs=${RUNS} -seed=1 -print_final_stats=1 -artifact_prefix=${WORK}/findings/)
+if(EXISTS ${DICT})
+  list(APPEND args -dict=${DICT})
+endif()
+execute_process(COMMAND ${FUZZER} ${args} ${WORK}/corpus
+  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
+string(REGEX MATCH "stat::average_exec_per_sec: *[0-9]+" speed "${out}")
+message(STATUS "${FUZZER}: ${speed}")
+if(NOT status EQUAL 0)
+  string(LENGTH "${out}" length)
+  if(length GREATER 6000)
+    math(EXPR from "${length} - 6000")
+    string(SUBSTRING "${out}" ${from} 6000 out)
+  endif()
+  message(FATAL_ERROR "${FUZZER} found something (exit ${status}); inputs saved in ${WORK}/findings\n${out}")
+endif()
