@@ -1,0 +1,137 @@
+// conformance/cli/commands.hpp — the `sinkcheck` command table and what the subcommands share.
+//
+// Every subcommand is a `command` object defined in its own .cpp; adding one is a declaration and
+// a row in command_table below. The helpers here keep the user-facing contract in one place:
+// how input is read and decoded (with the place of any error), how values that JSON text cannot
+// hold are written as text, and which exit code each kind of failure gets (docs/cli.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sinkcheck/options.hpp"
+
+namespace sinkcheck::cli {
+
+using json = nlohmann::json;
+
+/// Exit codes (docs/cli.md): a user can tell "the encoder or the check said no" from "I called
+/// it wrongly or gave it unreadable input".
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_failed = 1;  // a check failed, an encoder refused the value, a sink failed
+inline constexpr int exit_usage = 2;   // bad command line, malformed input, unwritable output
+
+/// Bad command line: main prints the message and the command's usage, exits 2.
+class usage_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Unreadable or malformed input; the message already names the input and the place
+/// (`FILE:line:column: ...`, `FILE: byte N: ...`, `FILE: at '/pointer': ...`). Exit 2.
+class input_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// The parsed command line of one subcommand.
+class arguments {
+public:
+    struct option {
+        std::string_view name;  // with the dashes: "--to"
+        bool takes_value;
+    };
+
+    /// Parses args (without the program and subcommand names) against the known options;
+    /// accepts `--opt value`, `--opt=value` and `--` before operands. Throws usage_error.
+    arguments(const std::vector<std::string>& args, std::initializer_list<option> known);
+
+    bool has(std::string_view name) const;
+    /// The last value given for name, or nullopt.
+    std::optional<std::string> value(std::string_view name) const;
+    /// Every value given for name, in order.
+    std::vector<std::string> values(std::string_view name) const;
+    const std::vector<std::string>& operands() const noexcept { return operands_; }
+    /// The single optional FILE operand ("-" or absent: stdin). Throws usage_error on more.
+    std::optional<std::string> file() const;
+
+private:
+    std::vector<std::pair<std::string, std::string>> given_;
+    std::vector<std::string> operands_;
+};
+
+struct command {
+    std::string_view name;
+    std::string_view summary;  // one line for `sinkcheck --help`
+    std::string_view usage;    // the full text printed by `sinkcheck NAME --help`
+    /// Runs with the arguments after the subcommand name (main has already answered --help).
+    int (*run)(const std::vector<std::string>& args);
+};
+
+// ---- the command table ----------------------------------------------------------------------
+extern const command encode_command;
+extern const command decode_command;
+extern const command check_command;
+extern const command formats_command;
+extern const command sinks_command;
+
+inline const command* const command_table[] = {
+    &encode_command, &decode_command, &check_command, &formats_command, &sinks_command,
+};
+
+// ---- input -----------------------------------------------------------------------------------
+
+/// Deeper nesting is refused as an input error: every encoder handles any depth, but the
+/// oracle (nlohmann 3.11.2) reads, writes and prints recursively; the tool runs on a stack
+/// large enough for this many levels.
+inline constexpr std::size_t max_input_depth = 100000;
+
+struct input {
+    std::string name;  // the file name as given, or "<stdin>"
+    std::vector<std::uint8_t> bytes;
+};
+
+/// Reads FILE, or stdin when file is empty or "-". Throws input_error.
+input read_input(const std::optional<std::string>& file);
+
+/// The value of `--from`: nullopt for JSON text, else a binary format. Throws usage_error.
+std::optional<format> parse_source_format(const std::string& name);
+
+/// A binary format name (`--to`). Throws usage_error.
+format parse_target_format(const std::string& name);
+
+/// Decodes in as JSON text (from == nullopt; the text notation of docs/cli.md applies) or as a
+/// binary format: nlohmann 3.11.2 reads CBOR (tags kept as binary subtypes), MessagePack,
+/// UBJSON, BJData and BSON, sinkcheck's own decoder reads BON8. Throws input_error naming the
+/// place: `NAME:line:column: ...` for text, `NAME: byte N: ...` (N from 0) for binary.
+json decode_input(const input& in, std::optional<format> from);
+
+/// --use-size / --use-type from the command line; use_type alone is a usage error.
+encode_options encoder_options(const arguments& args);
+
+// ---- text notation (docs/cli.md, "Values JSON text cannot hold") ------------------------------
+
+/// Replaces {"$binary": ...}, {"$float": ...} and {"$object": ...} by what they stand for.
+/// Throws input_error naming input_name and the JSON pointer of a malformed notation object.
+void resolve_text_notation(json& value, const std::string& input_name);
+
+/// JSON text of value, binary and non-finite numbers in the notation; indent < 0: compact.
+/// Throws input_error (naming input_name) when a string is not valid UTF-8.
+std::string to_text(const json& value, int indent, const std::string& input_name);
+
+// ---- output ----------------------------------------------------------------------------------
+
+/// Writes all of data to stdout and flushes; throws input_error when stdout refuses.
+void write_stdout(std::string_view data);
+
+/// Lowercase hex, two digits a byte, no separators.
+std::string to_hex(const std::vector<std::uint8_t>& bytes);
+
+}  // namespace sinkcheck::cli
