@@ -5,7 +5,8 @@
 // it, and reports what came out together with how the sink got there: the bytes, the capacities
 // it went through, its allocations (the growing sinks run on the tracing allocator) and the most
 // it zero-filled ahead of its cursor. Every sink here must produce the same bytes: that is the
-// first thing all of those tools check.
+// first thing all of those tools check. A run can also inject a failure at the k-th allocation or
+// the k-th write and report what the target held afterwards, and whether anything leaked.
 #pragma once
 
 #include <cstddef>
@@ -73,16 +74,18 @@ inline const sink_info* find_sink(std::string_view name) noexcept {
     return nullptr;
 }
 
-/// Failures to inject into one run (0: none). A run with a fault armed catches whatever the
-/// writes throw and reports it in sink_run::error instead of letting it pass.
+/// Failures to inject into one run (0: none). A run with a fault armed, or with capture set,
+/// catches whatever the writes throw and reports it in sink_run::error instead of letting it pass.
 struct sink_faults {
     /// the k-th allocation of the output buffer throws std::bad_alloc (only the sinks that run on
     /// the tracing allocator allocate through it; the others run undisturbed)
     std::size_t allocation = 0;
     /// the k-th write call into the sink throws injected_fault (instrument/fault_sink.hpp)
     std::size_t write = 0;
+    /// no fault, but an encoder's refusal is reported with the bytes written before it
+    bool capture = false;
 
-    bool armed() const noexcept { return allocation != 0 || write != 0; }
+    bool armed() const noexcept { return allocation != 0 || write != 0 || capture; }
 };
 
 /// What one run through a sink produced.
