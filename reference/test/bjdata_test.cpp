@@ -23,29 +23,16 @@ namespace {
 using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
 using sinkcheck::format;
-using sinkcheck::test::call_counting_sink;
-using sinkcheck::test::hex;
-using sinkcheck::test::hex_of;
-using sinkcheck::test::refusal;
-using sinkcheck::test::repeat;
-using sinkcheck::test::unhex;
 using namespace sinkcheck::test::ubjson_family;
-
-constexpr double inf = std::numeric_limits<double>::infinity();
-const double nan = std::numeric_limits<double>::quiet_NaN();
 
 template <class Json = json>
 void expect_bjdata(const Json& j, std::string_view expected, const sinkcheck::encode_options& o = plain) {
     sinkcheck::test::expect_bytes(format::bjdata, j, expected, o);
 }
 
-/// Checks one value's hex without options, with use_size, and with use_size + use_type.
 template <class Json = json>
 void expect_each_option(const Json& j, std::string_view plain_hex, std::string_view sized_hex, std::string_view typed_hex) {
-    expect_bjdata(j, plain_hex, plain);
-    expect_bjdata(j, sized_hex, sized);
-    expect_bjdata(j, typed_hex, typed);
-    expect_options_refused(format::bjdata, j);
+    sinkcheck::test::ubjson_family::expect_each_option(format::bjdata, j, plain_hex, sized_hex, typed_hex);
 }
 
 json ndarray(const char* type, json size, json data) {
@@ -58,11 +45,7 @@ const std::string type_key = "690b" + hex_of("_ArrayType_");
 
 // BJData Draft 2 "Numeric": i U I u l m L M, little-endian; 3.11.2 takes the first that fits
 TEST(Bjdata, WritesSmallestIntegerMarkerAtEveryLadderEdge) {
-    struct vector {
-        std::int64_t value;
-        const char* hex;
-    };
-    const vector vectors[] = {
+    expect_integer_vectors(format::bjdata, {
         {0, "69 00"},
         {127, "69 7f"},
         {128, "55 80"},
@@ -85,13 +68,7 @@ TEST(Bjdata, WritesSmallestIntegerMarkerAtEveryLadderEdge) {
         {-2147483648, "6c 00000080"},
         {-2147483649, "4c ffffff7fffffffff"},
         {std::numeric_limits<std::int64_t>::min(), "4c 0000000000000080"},
-    };
-    for (const auto& v : vectors) {
-        expect_bjdata(json(v.value), v.hex);
-        if (v.value >= 0) {  // number_unsigned takes the same ladder
-            expect_bjdata(json(static_cast<std::uint64_t>(v.value)), v.hex);
-        }
-    }
+    });
 }
 
 // M uint64 above INT64_MAX, where UBJSON needs H
@@ -112,28 +89,21 @@ TEST(Bjdata, WritesFloatsAsLittleEndianFloat64WithNonFiniteBits) {
     expect_bjdata(json(1.5), "44 000000000000f83f");
     expect_bjdata(json(-0.0), "44 0000000000000080");
     expect_bjdata(json(0.1), "44 9a9999999999b93f");
-    expect_bjdata(json(nan), "44 000000000000f87f");
-    expect_bjdata(json(-nan), "44 000000000000f8ff");
+    expect_bjdata(json(qnan), "44 000000000000f87f");
+    expect_bjdata(json(-qnan), "44 000000000000f8ff");
     expect_bjdata(json(inf), "44 000000000000f07f");
     expect_bjdata(json(-inf), "44 000000000000f0ff");
     expect_bjdata(json(sinkcheck::test::double_from_bits(0x7ff800000000beefULL)), "44 efbe00000000f87f");
-    expect_bjdata(json::array({nan, inf}), "5b 2444 2369 02 000000000000f87f 000000000000f07f", typed);
-    EXPECT_EQ(sinkcheck::bjdata_divergence(json::array({nan, -inf})), nullptr);
+    expect_bjdata(json::array({qnan, inf}), "5b 2444 2369 02 000000000000f87f 000000000000f07f", typed);
+    EXPECT_EQ(sinkcheck::bjdata_divergence(json::array({qnan, -inf})), nullptr);
 }
 
 TEST(Bjdata, WritesStringLengthAtEachLadderEdge) {
-    struct edge {
-        std::size_t length;
-        const char* head;
-    };
-    const edge edges[] = {
+    expect_string_heads(format::bjdata, {
         {0, "53 69 00"},      {1, "53 69 01"},          {127, "53 69 7f"},    {128, "53 55 80"},
         {255, "53 55 ff"},    {256, "53 49 0001"},      {32767, "53 49 ff7f"}, {32768, "53 75 0080"},
         {65535, "53 75 ffff"}, {65536, "53 6c 00000100"},
-    };
-    for (const auto& e : edges) {
-        expect_bjdata(json(std::string(e.length, 'x')), e.head + repeat("78", e.length));
-    }
+    });
     std::string euros;
     for (int i = 0; i < 11000; ++i) {
         euros += "\xe2\x82\xac";
@@ -334,24 +304,14 @@ std::string ordinary_object_hex(const json& j, const sinkcheck::encode_options& 
 // Divergence bjdata-ndarray-punned-float: 3.11.2 reads the double member of an integer element,
 // writing its bit pattern as a float; the reference writes the value converted
 TEST(Bjdata, WritesIntegerDataOfFloatNdArrayConverted) {
-    struct vector {
-        json value;
-        const char* nlohmann_hex;  // measured
-        const char* reference_hex;
-    };
-    const vector vectors[] = {
+    expect_divergent_vectors(format::bjdata, "bjdata-ndarray-punned-float", {
         {ndarray("double", {2}, {1, 2.5}), "5b2444 23 5b69025d 0100000000000000 0000000000000440",
-         "5b2444 23 5b69025d 000000000000f03f 0000000000000440"},
-        {ndarray("single", {1}, {1}), "5b2464 23 5b69015d 00000000", "5b2464 23 5b69015d 0000803f"},
-        {ndarray("single", {1}, {-1}), "5b2464 23 5b69015d ffffffff", "5b2464 23 5b69015d 000080bf"},
-        {ndarray("double", {1}, json::array({json(std::uint64_t{3})})), "5b2444 23 5b69015d 0300000000000000",
-         "5b2444 23 5b69015d 0000000000000840"},
-    };
-    for (const auto& v : vectors) {
-        EXPECT_EQ(hex(json::to_bjdata(v.value)), hex(unhex(v.nlohmann_hex)));
-        EXPECT_EQ(hex(sinkcheck::encode_to_vector(format::bjdata, v.value)), hex(unhex(v.reference_hex)));
-        EXPECT_STREQ(sinkcheck::bjdata_divergence(v.value), "bjdata-ndarray-punned-float");
-    }
+         "5b2444 23 5b69025d 000000000000f03f 0000000000000440", plain},
+        {ndarray("single", {1}, {1}), "5b2464 23 5b69015d 00000000", "5b2464 23 5b69015d 0000803f", plain},
+        {ndarray("single", {1}, {-1}), "5b2464 23 5b69015d ffffffff", "5b2464 23 5b69015d 000080bf", plain},
+        {ndarray("double", {1}, json::array({json(std::uint64_t{3})})), "5b2444 23 5b2469236901 01 0300000000000000",
+         "5b2444 23 5b2469236901 01 0000000000000840", typed},
+    });
 }
 
 // Divergence bjdata-ndarray-invalid: for these 3.11.2 writes bytes that are truncated, wrapped,
@@ -399,7 +359,7 @@ json random_ndarray_shape(std::mt19937_64& rng) {
     static const char* types[] = {"uint8", "int8",   "uint16", "int16",  "uint32", "int32",
                                   "uint64", "int64", "single", "double", "char"};
     const json size_parts[] = {0, 1, 2, 3, 2, 1, -1, 4294967296, 2.0, nullptr, true, "x"};
-    const json data_parts[] = {0, 1, 127, 200, -1, -129, 300, 70000, 1.5, -0.0, nan,
+    const json data_parts[] = {0, 1, 127, 200, -1, -129, 300, 70000, 1.5, -0.0, qnan,
                                json(std::uint64_t{9223372036854775808ULL}), nullptr, "x"};
     json size;
     switch (pick(8)) {
@@ -513,10 +473,7 @@ TEST(Bjdata, NamesNoDivergenceForValidValues) {
 TEST(Bjdata, EncodesArraysNested100000Deep) {
     constexpr std::size_t depth = 100000;
     const auto deep = sinkcheck::test::nested_arrays<json>(depth);
-    const auto p = sinkcheck::encode_to_vector(format::bjdata, deep, plain);
-    ASSERT_EQ(p.size(), 2 * depth);
-    EXPECT_EQ(std::count(p.begin(), p.begin() + depth, '['), static_cast<long>(depth));
-    EXPECT_EQ(std::count(p.begin() + depth, p.end(), ']'), static_cast<long>(depth));
+    expect_plain_nesting(format::bjdata, deep, depth);
     const auto t = sinkcheck::encode_to_vector(format::bjdata, deep, typed);
     ASSERT_EQ(t.size(), 4 * depth);
     EXPECT_EQ(hex({t.begin(), t.begin() + 8}), "5b2369015b236901");

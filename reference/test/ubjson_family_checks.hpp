@@ -5,10 +5,12 @@
 // does not take) and the refused-options test live here once; the vectors stay in each test.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <iostream>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -18,6 +20,16 @@
 #include "test_support.hpp"
 
 namespace sinkcheck::test::ubjson_family {
+
+using sinkcheck::test::call_counting_sink;
+using sinkcheck::test::hex;
+using sinkcheck::test::hex_of;
+using sinkcheck::test::refusal;
+using sinkcheck::test::repeat;
+using sinkcheck::test::unhex;
+
+inline constexpr double inf = std::numeric_limits<double>::infinity();
+inline const double qnan = std::numeric_limits<double>::quiet_NaN();
 
 /// nlohmann's to_ubjson / to_bjdata (use_size, use_type) as encode_options.
 inline encode_options options(bool use_size, bool use_type) {
@@ -41,6 +53,72 @@ void expect_options_refused(format f, const Json& j) {
     EXPECT_EQ(sink.position(), 0u) << describe(j);
     const char* id = known_divergence(f, j, type_only);
     EXPECT_STREQ(id == nullptr ? "" : id, "ubjson-type-without-size");
+}
+
+/// One value's hex without options, with use_size, and with use_size + use_type; the fourth
+/// combination, use_type alone, must be refused.
+template <class Json>
+void expect_each_option(format f, const Json& j, std::string_view plain_hex, std::string_view sized_hex,
+                        std::string_view typed_hex) {
+    expect_bytes(f, j, plain_hex, plain);
+    expect_bytes(f, j, sized_hex, sized);
+    expect_bytes(f, j, typed_hex, typed);
+    expect_options_refused(f, j);
+}
+
+struct integer_vector {
+    std::int64_t value;
+    const char* hex;
+};
+
+/// Each value as number_integer and, when non-negative, as number_unsigned: both ladders must
+/// give the same bytes (nlohmann 3.11.2 writes them alike).
+inline void expect_integer_vectors(format f, const std::vector<integer_vector>& vectors) {
+    for (const auto& v : vectors) {
+        expect_bytes(f, nlohmann::json(v.value), v.hex);
+        if (v.value >= 0) {
+            expect_bytes(f, nlohmann::json(static_cast<std::uint64_t>(v.value)), v.hex);
+        }
+    }
+}
+
+struct length_vector {
+    std::size_t length;
+    const char* head;  // S and the length
+};
+
+/// A string of `length` bytes "x" per vector: its head, then the bytes as they are.
+inline void expect_string_heads(format f, const std::vector<length_vector>& vectors) {
+    for (const auto& v : vectors) {
+        expect_bytes(f, nlohmann::json(std::string(v.length, 'x')), v.head + repeat("78", v.length));
+    }
+}
+
+/// A value on which the reference deliberately differs from nlohmann 3.11.2.
+struct divergent_vector {
+    nlohmann::json value;
+    const char* nlohmann_hex;  // measured
+    const char* reference_hex;
+    encode_options options;
+};
+
+/// For each vector: 3.11.2 still writes what was measured, the reference writes what the
+/// specification asks for, and the divergence function names `id`.
+inline void expect_divergent_vectors(format f, const char* id, const std::vector<divergent_vector>& vectors) {
+    for (const auto& v : vectors) {
+        EXPECT_EQ(hex(oracle_encode(f, v.value, v.options)), hex(unhex(v.nlohmann_hex))) << describe(v.value);
+        EXPECT_EQ(hex(encode_to_vector(f, v.value, v.options)), hex(unhex(v.reference_hex))) << describe(v.value);
+        const char* named = known_divergence(f, v.value, v.options);
+        EXPECT_STREQ(named == nullptr ? "" : named, id) << describe(v.value);
+    }
+}
+
+/// Without options, arrays nested `depth` deep are depth "[" then depth "]".
+inline void expect_plain_nesting(format f, const nlohmann::json& deep, std::size_t depth) {
+    const auto p = encode_to_vector(f, deep);
+    ASSERT_EQ(p.size(), 2 * depth);
+    EXPECT_EQ(std::count(p.begin(), p.begin() + static_cast<long>(depth), '['), static_cast<long>(depth));
+    EXPECT_EQ(std::count(p.begin() + static_cast<long>(depth), p.end(), ']'), static_cast<long>(depth));
 }
 
 struct differential_counts {

@@ -20,15 +20,7 @@ namespace {
 using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
 using sinkcheck::format;
-using sinkcheck::test::call_counting_sink;
-using sinkcheck::test::hex;
-using sinkcheck::test::hex_of;
-using sinkcheck::test::refusal;
-using sinkcheck::test::repeat;
 using namespace sinkcheck::test::ubjson_family;
-
-constexpr double inf = std::numeric_limits<double>::infinity();
-const double nan = std::numeric_limits<double>::quiet_NaN();
 
 template <class Json = json>
 void expect_ubjson(const Json& j, std::string_view expected, const sinkcheck::encode_options& o = plain) {
@@ -45,21 +37,14 @@ struct option_vector {
 
 void expect_option_vectors(const std::vector<option_vector>& vectors) {
     for (const auto& v : vectors) {
-        expect_ubjson(v.value, v.plain_hex, plain);
-        expect_ubjson(v.value, v.sized_hex, sized);
-        expect_ubjson(v.value, v.typed_hex, typed);
-        expect_options_refused(format::ubjson, v.value);
+        expect_each_option(format::ubjson, v.value, v.plain_hex, v.sized_hex, v.typed_hex);
     }
 }
 
 // UBJSON Draft 12 "Numeric": i int8, U uint8, I int16, l int32, L int64, big-endian; 3.11.2
 // takes the first that fits, i before U
 TEST(Ubjson, WritesSmallestIntegerMarkerAtEveryLadderEdge) {
-    struct vector {
-        std::int64_t value;
-        const char* hex;
-    };
-    const vector vectors[] = {
+    expect_integer_vectors(format::ubjson, {
         {0, "69 00"},
         {127, "69 7f"},
         {128, "55 80"},
@@ -82,13 +67,7 @@ TEST(Ubjson, WritesSmallestIntegerMarkerAtEveryLadderEdge) {
         {-2147483648, "6c 80000000"},
         {-2147483649, "4c ffffffff7fffffff"},
         {std::numeric_limits<std::int64_t>::min(), "4c 8000000000000000"},
-    };
-    for (const auto& v : vectors) {
-        expect_ubjson(json(v.value), v.hex);
-        if (v.value >= 0) {  // number_unsigned takes the same ladder
-            expect_ubjson(json(static_cast<std::uint64_t>(v.value)), v.hex);
-        }
-    }
+    });
 }
 
 // UBJSON Draft 12 "High-Precision": H, a length, the decimal digits; 3.11.2 uses it only for a
@@ -118,18 +97,11 @@ TEST(Ubjson, WritesEveryFiniteFloatAsFloat64) {
 // UBJSON Draft 12 "String": S, a length of the integer ladder, the UTF-8 bytes; the length
 // counts bytes, not characters
 TEST(Ubjson, WritesStringLengthAtEachLadderEdge) {
-    struct edge {
-        std::size_t length;
-        const char* head;
-    };
-    const edge edges[] = {
+    expect_string_heads(format::ubjson, {
         {0, "53 69 00"},        {1, "53 69 01"},          {127, "53 69 7f"},        {128, "53 55 80"},
         {255, "53 55 ff"},      {256, "53 49 0100"},      {32767, "53 49 7fff"},    {32768, "53 6c 00008000"},
         {65535, "53 6c 0000ffff"}, {65536, "53 6c 00010000"},
-    };
-    for (const auto& e : edges) {
-        expect_ubjson(json(std::string(e.length, 'x')), e.head + repeat("78", e.length));
-    }
+    });
 }
 
 TEST(Ubjson, CountsMultiByteUtf8InBytes) {
@@ -283,31 +255,18 @@ TEST(Ubjson, WritesNdArrayShapedObjectAsOrdinaryObject) {
 // Divergence ubjson-nonfinite-as-null: UBJSON Draft 12 "Numeric" says infinity and NaN "are to
 // be encoded as a null in all cases"; 3.11.2 writes D and the IEEE bits
 TEST(Ubjson, WritesNonFiniteFloatsAsNull) {
-    struct vector {
-        json value;
-        const char* nlohmann_hex;  // measured
-        const char* reference_hex;
-        sinkcheck::encode_options options;
-    };
-    const vector vectors[] = {
-        {json(nan), "44 7ff8000000000000", "5a", plain},
+    expect_divergent_vectors(format::ubjson, "ubjson-nonfinite-as-null", {
+        {json(qnan), "44 7ff8000000000000", "5a", plain},
         {json(inf), "44 7ff0000000000000", "5a", plain},
         {json(-inf), "44 fff0000000000000", "5a", plain},
-        {json(-nan), "44 fff8000000000000", "5a", plain},
-        {json::array({nan, inf}), "5b 2444 2369 02 7ff8000000000000 7ff0000000000000", "5b 245a 2369 02", typed},
+        {json(-qnan), "44 fff8000000000000", "5a", plain},
+        {json::array({qnan, inf}), "5b 2444 2369 02 7ff8000000000000 7ff0000000000000", "5b 245a 2369 02", typed},
         {json::array({nullptr, -inf}), "5b 2369 02 5a 44fff0000000000000", "5b 245a 2369 02", typed},
-        {json::array({nan, 1.0}), "5b 2444 2369 02 7ff8000000000000 3ff0000000000000", "5b 2369 02 5a 443ff0000000000000",
+        {json::array({qnan, 1.0}), "5b 2444 2369 02 7ff8000000000000 3ff0000000000000", "5b 2369 02 5a 443ff0000000000000",
          typed},
-        {json{{"a", 1.0}, {"b", nan}}, "7b 6901 61 443ff0000000000000 6901 62 447ff8000000000000 7d",
+        {json{{"a", 1.0}, {"b", qnan}}, "7b 6901 61 443ff0000000000000 6901 62 447ff8000000000000 7d",
          "7b 6901 61 443ff0000000000000 6901 62 5a 7d", plain},
-    };
-    for (const auto& v : vectors) {
-        EXPECT_EQ(hex(json::to_ubjson(v.value, v.options.use_size, v.options.use_type)),
-                  hex(sinkcheck::test::unhex(v.nlohmann_hex)));
-        EXPECT_EQ(hex(sinkcheck::encode_to_vector(format::ubjson, v.value, v.options)),
-                  hex(sinkcheck::test::unhex(v.reference_hex)));
-        EXPECT_STREQ(sinkcheck::ubjson_divergence(v.value, v.options), "ubjson-nonfinite-as-null");
-    }
+    });
 }
 
 // Divergence ubjson-type-without-size: Draft 12 "Additional rules": "If a type is specified,
@@ -368,10 +327,7 @@ TEST(Ubjson, NamesNoDivergenceForValidValues) {
 TEST(Ubjson, EncodesArraysNested100000Deep) {
     constexpr std::size_t depth = 100000;
     const auto deep = sinkcheck::test::nested_arrays<json>(depth);
-    const auto p = sinkcheck::encode_to_vector(format::ubjson, deep, plain);
-    ASSERT_EQ(p.size(), 2 * depth);
-    EXPECT_EQ(std::count(p.begin(), p.begin() + depth, '['), static_cast<long>(depth));
-    EXPECT_EQ(std::count(p.begin() + depth, p.end(), ']'), static_cast<long>(depth));
+    expect_plain_nesting(format::ubjson, deep, depth);
 
     const auto s = sinkcheck::encode_to_vector(format::ubjson, deep, sized);
     ASSERT_EQ(s.size(), 4 * depth);
