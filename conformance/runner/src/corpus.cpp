@@ -401,13 +401,15 @@ std::vector<test_vector> parse_vectors(const std::string& file, std::string_view
     return out;
 }
 
-std::vector<test_vector> load_corpus(const std::string& path) {
+std::vector<test_vector> load_corpus(const std::string& path, std::optional<format> only) {
     namespace fs = std::filesystem;
     std::vector<std::string> files;
     std::error_code ec;
     if (fs::is_directory(path, ec)) {
         for (const auto& entry : fs::directory_iterator(path, ec)) {
-            if (entry.path().extension() == ".vectors") {
+            format f;
+            if (entry.path().extension() == ".vectors" &&
+                (!only || (format_of_file(entry.path().string(), f) && f == *only))) {
                 files.push_back(entry.path().string());
             }
         }

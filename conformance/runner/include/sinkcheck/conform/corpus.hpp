@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -62,9 +63,9 @@ public:
         : std::runtime_error(file + ":" + std::to_string(line) + ": " + message) {}
 };
 
-/// Loads one .vectors file, or every .vectors file of a directory (sorted by name).
-/// Ids must be unique across everything loaded.
-std::vector<test_vector> load_corpus(const std::string& path);
+/// Loads one .vectors file, or every .vectors file of a directory (sorted by name); with only,
+/// just the files of that format. Ids must be unique across everything loaded.
+std::vector<test_vector> load_corpus(const std::string& path, std::optional<format> only = std::nullopt);
 
 /// Parses the vectors in text as if read from file (name gives the format, see README).
 std::vector<test_vector> parse_vectors(const std::string& file, std::string_view text);

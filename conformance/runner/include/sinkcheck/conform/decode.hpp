@@ -1,0 +1,73 @@
+// sinkcheck/conform/decode.hpp — annotated decoding of encoder output, and value equivalence.
+//
+// A failing vector is shown as an item-by-item decode of both byte strings, so the reader sees
+// *which* item differs, not only where. The decoders here are strict, iterative and bounded
+// (no recursion, counts checked against the bytes left), because they read whatever a hostile
+// encoder wrote; they also guard nlohmann's readers, which recurse and trust counts.
+//
+// Equivalence ("pass-equivalent"): both byte strings decode to equal values. The value comes
+// from nlohmann 3.11.2's reader (CBOR tags kept as binary subtypes), from sinkcheck's BON8
+// decoder for BON8, and from the decoder here where 3.11.2 cannot be trusted with the bytes:
+// it rejects the one-byte tag heads c0-c5 and d5-d7 and drops c6-d4 (RFC 8949 preferred
+// serialization for tags 0..23), wraps CBOR negative integers below INT64_MIN to 0, and
+// recurses (values deeper than 256 levels).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sinkcheck/options.hpp"
+
+namespace sinkcheck::conform {
+
+/// One decoded item: where it starts, how many bytes its head (and scalar payload) spans.
+struct annotation {
+    std::size_t offset = 0;
+    std::size_t length = 0;
+    std::size_t depth = 0;
+    std::string text;
+};
+
+struct decode_limits {
+    bool build_value = true;
+    std::size_t max_lines = 1u << 20;  // annotations kept (the decode itself goes on)
+    std::size_t max_depth = 1u << 20;
+};
+
+struct decoded {
+    bool ok = false;
+    std::string error;            // when !ok
+    std::size_t error_offset = 0;
+    std::vector<annotation> lines;
+    std::size_t max_depth = 0;
+    nlohmann::json value;         // when ok and build_value
+    /// Set when the bytes hold something nlohmann 3.11.2's reader gets wrong (CBOR one-byte
+    /// tag heads: dropped or rejected; CBOR negative integers below INT64_MIN: wrapped).
+    std::string oracle_misreads;
+};
+
+/// Decodes one complete value of format f from [data, data+size), annotating every item.
+decoded decode_annotated(format f, const std::uint8_t* data, std::size_t size, const decode_limits& limits = {});
+inline decoded decode_annotated(format f, const std::vector<std::uint8_t>& bytes, const decode_limits& limits = {}) {
+    return decode_annotated(f, bytes.data(), bytes.size(), limits);
+}
+
+/// The value the bytes stand for (see the header comment for which decoder). ok == false when
+/// no decoder accepts the bytes; how names the decoder used, or why none could be.
+struct decoded_value {
+    bool ok = false;
+    nlohmann::json value;
+    std::string how;
+};
+decoded_value decode_value(format f, const std::vector<std::uint8_t>& bytes);
+
+/// Structural equality: same types (integers of either signedness compare by value, but an
+/// integer never equals a float), floats by bits except that every NaN equals every NaN,
+/// strings and binary by bytes (binary subtypes too), objects as key sets. Iterative.
+bool same_value(const nlohmann::json& a, const nlohmann::json& b);
+
+}  // namespace sinkcheck::conform

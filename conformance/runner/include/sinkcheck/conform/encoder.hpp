@@ -1,0 +1,112 @@
+// sinkcheck/conform/encoder.hpp — what the runner talks to: an encoder under test.
+//
+// Two kinds: an encoder *process* in any language, spoken to through the protocol of
+// docs/conformance.md (one process per vector, or one process exchanging frames), and a
+// *linked* C++ encoder implementing the small abstract class below (the adapters in
+// conformance/adapters/ do, for nlohmann_json, msgpack-cxx and libcbor). The runner opens one
+// session per worker thread and sends it the vectors one at a time.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sinkcheck/conform/corpus.hpp"
+#include "sinkcheck/options.hpp"
+
+namespace sinkcheck::conform {
+
+/// What happened when an encoder was given one vector.
+struct encode_outcome {
+    enum class kind {
+        output,          // it wrote bytes and reported success
+        refused,         // it reported that it refuses the value (message says why)
+        unsupported,     // it declared that it does not support the value, option or format
+        crashed,         // it died (signal, or a batch process quitting mid-exchange)
+        timed_out,       // killed at the timeout
+        output_limit,    // killed after writing more than --max-output bytes
+        protocol_error,  // it answered, but not in the protocol (batch frames)
+        harness_error    // the runner could not run it at all
+    };
+    kind what = kind::harness_error;
+    std::vector<std::uint8_t> bytes;  // output (and partial output otherwise)
+    std::string message;              // refusal, reason, or what went wrong
+    std::string stderr_text;          // the encoder's stderr (capped), processes only
+    int exit_status = -1;             // processes: exit code, or -1
+    int signal = 0;                   // processes: the signal that ended it, or 0
+    double seconds = 0;
+};
+
+const char* outcome_name(encode_outcome::kind k) noexcept;
+
+class encoder_session {
+public:
+    virtual ~encoder_session() = default;
+    virtual encode_outcome encode(const test_vector& v) = 0;
+};
+
+/// Creates one session per worker; describe() names the encoder in reports.
+class encoder_factory {
+public:
+    virtual ~encoder_factory() = default;
+    virtual std::string describe() const = 0;
+    virtual std::unique_ptr<encoder_session> open() = 0;
+};
+
+// ---- linked (in-process) C++ encoders -------------------------------------------------------
+
+/// Thrown by a linked encoder that does not support a value, option or format (result
+/// "unsupported"). Any other exception is a refusal; its what() should name the error
+/// category when there is one ("type_error.316 ...", as sinkcheck's and nlohmann's do).
+class unsupported : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// The in-process interface: implement encode(); one instance serves one worker thread.
+class linked_encoder {
+public:
+    virtual ~linked_encoder() = default;
+    /// value is in nlohmann's model (objects sorted by key); wire is the vector's input in the
+    /// value notation, keys in the order the vector wrote them, for encoders that care.
+    virtual std::vector<std::uint8_t> encode(format f, const nlohmann::json& value, const std::string& wire,
+                                             const encode_options& options) = 0;
+};
+
+struct linked_encoder_info {
+    std::string name;         // as given to --encoder linked:NAME
+    std::string description;  // for reports: library and version
+    std::function<std::unique_ptr<linked_encoder>()> make;
+};
+
+/// The linked encoders this program knows (filled by register_linked_encoder, e.g. from the
+/// adapters library's static registrations).
+std::vector<linked_encoder_info>& linked_encoders();
+void register_linked_encoder(linked_encoder_info info);
+
+std::unique_ptr<encoder_factory> make_linked_factory(const linked_encoder_info& info);
+
+// ---- encoder processes ------------------------------------------------------------------------
+
+enum class process_mode { per_vector, batch };
+
+struct process_limits {
+    double timeout_seconds = 10;
+    std::size_t max_output = std::size_t{64} << 20;
+    std::size_t max_stderr = std::size_t{64} << 10;
+};
+
+/// command is split into words like a POSIX shell would (quotes and backslashes, no
+/// expansions); the first word is looked up in PATH. Throws std::invalid_argument when the
+/// command is empty or its quotes do not close.
+std::unique_ptr<encoder_factory> make_process_factory(const std::string& command, process_mode mode,
+                                                      const process_limits& limits);
+
+std::vector<std::string> split_command(const std::string& command);
+
+}  // namespace sinkcheck::conform

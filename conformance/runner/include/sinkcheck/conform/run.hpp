@@ -1,0 +1,101 @@
+// sinkcheck/conform/run.hpp — `sinkcheck conform`: run an encoder against the corpus and grade it.
+//
+// The runner selects the vectors of one format and level, sends each to the encoder (a process
+// or a linked C++ encoder, see encoder.hpp), classifies what comes back, applies the expected
+// failures list, and writes one report. Classification and the exit status are documented in
+// docs/conformance.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sinkcheck/conform/corpus.hpp"
+#include "sinkcheck/conform/decode.hpp"
+#include "sinkcheck/conform/encoder.hpp"
+
+namespace sinkcheck::conform {
+
+enum class result { pass, pass_equivalent, fail, refused_correctly, crash, timeout, unsupported, harness_error };
+inline constexpr result all_results[] = {result::pass,        result::pass_equivalent, result::fail,
+                                         result::refused_correctly, result::crash,  result::timeout,
+                                         result::unsupported, result::harness_error};
+const char* result_name(result r) noexcept;
+
+enum class report_kind { text, json, junit, tap, html };
+
+struct conform_options {
+    format fmt = format::cbor;
+    std::string encoder;  // "CMD ARGS", or "linked:NAME"
+    process_mode mode = process_mode::per_vector;
+    run_level level = run_level::exact;
+    std::vector<std::string> filters;  // globs over ids; empty: all
+    unsigned jobs = 1;
+    process_limits limits;
+    std::string expected_failures;  // file, or empty
+    report_kind report = report_kind::text;
+    std::string output;  // file, or empty for stdout
+    std::string corpus;  // file or directory; empty: the built-in corpus
+};
+
+/// One vector's verdict.
+struct vector_result {
+    const test_vector* vector = nullptr;
+    result verdict = result::harness_error;
+    bool strict = true;    // bytes must be identical (pass-equivalent is not enough)
+    bool success = false;  // conforms at the run level
+    bool expected_failure = false;
+    std::string expected_reason;
+    std::string detail;      // one line: why this verdict
+    std::string difference;  // pass-equivalent and fail: class of difference (float width, key order, ...)
+    std::vector<std::uint8_t> actual;
+    std::size_t first_diff = static_cast<std::size_t>(-1);
+    std::string diff_text;  // hex windows and annotated decodes of both sides
+    std::string stderr_text;
+    double seconds = 0;
+};
+
+struct run_summary {
+    conform_options options;
+    std::string encoder_description;
+    std::vector<test_vector> vectors;  // the selected vectors, in corpus order
+    std::vector<vector_result> results;
+    std::size_t counts[8] = {};          // per result, indexed by result
+    std::size_t failures = 0;            // not conforming and not expected to fail
+    std::size_t expected_failures = 0;   // listed and still failing
+    std::size_t unexpected_passes = 0;   // listed but now conforming
+    std::size_t unsupported = 0;
+    double seconds = 0;
+    bool conforms() const noexcept { return failures == 0 && unexpected_passes == 0; }
+};
+
+/// A usage or input problem (bad option, malformed vector file, unknown expected-failure id):
+/// the command prints the message and exits 2.
+class conform_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Loads and selects the vectors, runs them all through the factory's sessions, classifies.
+/// Throws conform_error.
+run_summary run_conformance(const conform_options& options, encoder_factory& factory);
+
+/// Classifies one outcome for one vector at a level (exposed for tests).
+vector_result classify(const test_vector& v, run_level level, const encode_outcome& outcome);
+
+/// Writes the report of kind summary.options.report.
+std::string render_report(const run_summary& summary);
+
+/// The `conform` subcommand: parses args (without the program and command names), runs, writes
+/// the report; returns 0 when the encoder conforms, 1 when not, 2 on usage or input errors.
+int run_conform_command(const std::vector<std::string>& args);
+
+/// The usage text printed by `sinkcheck conform --help`.
+extern const std::string_view conform_usage;
+
+/// Where the corpus is when --corpus is not given (SINKCHECK_CORPUS overrides).
+std::string default_corpus();
+
+}  // namespace sinkcheck::conform

@@ -1,0 +1,703 @@
+// Encoder processes and linked encoders (encoder.hpp), and the protocol frames (protocol.hpp).
+//
+// A process under test may crash, hang, flood its output, never read its input, or leave
+// children behind. So: every child leads its own process group and the whole group is killed
+// at the deadline; stdout is read up to --max-output and stderr up to a fixed cap (the rest is
+// drained and dropped), all through poll() on non-blocking pipes, so the runner never blocks on
+// a child and never holds more than the caps in memory. Pipes are close-on-exec, so parallel
+// workers do not leak each other's pipe ends into their children (which would hide EOF).
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <utility>
+
+#include "sinkcheck/conform/encoder.hpp"
+#include "sinkcheck/conform/protocol.hpp"
+
+extern char** environ;
+
+namespace sinkcheck::conform {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+void ignore_sigpipe_once() {
+    // A child that exits without reading its input must not take the runner down with it.
+    static std::once_flag once;
+    std::call_once(once, [] { ::signal(SIGPIPE, SIG_IGN); });
+}
+
+double seconds_since(clock_type::time_point t0) {
+    return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+/// A running child with three pipes, in its own process group.
+class child {
+public:
+    child() = default;
+    child(const child&) = delete;
+    child& operator=(const child&) = delete;
+    ~child() { kill_and_reap(); }
+
+    /// Starts argv with extra environment entries; on failure returns false and sets error.
+    bool start(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env, std::string& error) {
+        int in[2], out[2], err[2];
+        if (::pipe2(in, O_CLOEXEC) != 0) return sys_error("pipe", error);
+        if (::pipe2(out, O_CLOEXEC) != 0) {
+            close_pair(in);
+            return sys_error("pipe", error);
+        }
+        if (::pipe2(err, O_CLOEXEC) != 0) {
+            close_pair(in);
+            close_pair(out);
+            return sys_error("pipe", error);
+        }
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+        posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+        posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+        posix_spawnattr_t attr;
+        posix_spawnattr_init(&attr);
+        sigset_t defaults;
+        sigemptyset(&defaults);
+        sigaddset(&defaults, SIGPIPE);
+        sigset_t empty;
+        sigemptyset(&empty);
+        posix_spawnattr_setsigdefault(&attr, &defaults);
+        posix_spawnattr_setsigmask(&attr, &empty);
+        posix_spawnattr_setpgroup(&attr, 0);
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+
+        std::vector<std::string> env_strings;
+        for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+            const std::string entry(*e);
+            bool overridden = false;
+            for (const std::string& x : extra_env) {
+                const std::size_t eq = x.find('=');
+                if (entry.compare(0, eq + 1, x, 0, eq + 1) == 0) overridden = true;
+            }
+            if (!overridden) env_strings.push_back(entry);
+        }
+        env_strings.insert(env_strings.end(), extra_env.begin(), extra_env.end());
+        std::vector<char*> envp;
+        for (std::string& s : env_strings) envp.push_back(s.data());
+        envp.push_back(nullptr);
+        std::vector<std::string> args = argv;
+        std::vector<char*> argp;
+        for (std::string& s : args) argp.push_back(s.data());
+        argp.push_back(nullptr);
+
+        const int rc = ::posix_spawnp(&pid_, argp[0], &actions, &attr, argp.data(), envp.data());
+        posix_spawn_file_actions_destroy(&actions);
+        posix_spawnattr_destroy(&attr);
+        ::close(in[0]);
+        ::close(out[1]);
+        ::close(err[1]);
+        if (rc != 0) {
+            ::close(in[1]);
+            ::close(out[0]);
+            ::close(err[0]);
+            pid_ = -1;
+            error = "cannot run '" + argv[0] + "': " + std::strerror(rc);
+            return false;
+        }
+        stdin_ = in[1];
+        stdout_ = out[0];
+        stderr_ = err[0];
+        for (int fd : {stdin_, stdout_, stderr_}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+        return true;
+    }
+
+    bool running() const noexcept { return pid_ > 0 && !reaped_; }
+    int status() const noexcept { return status_; }
+    bool reaped() const noexcept { return reaped_; }
+
+    void close_stdin() { close_fd(stdin_); }
+
+    /// Non-blocking check for exit.
+    bool poll_exit() {
+        if (pid_ <= 0 || reaped_) return reaped_;
+        int st = 0;
+        const pid_t r = ::waitpid(pid_, &st, WNOHANG);
+        if (r == pid_) {
+            status_ = st;
+            reaped_ = true;
+        }
+        return reaped_;
+    }
+
+    /// SIGKILL to the whole process group, then reap the child (never blocks for long: a
+    /// killed process exits).
+    void kill_and_reap() {
+        close_fd(stdin_);
+        close_fd(stdout_);
+        close_fd(stderr_);
+        if (pid_ > 0 && !reaped_) {
+            ::kill(-pid_, SIGKILL);
+            ::kill(pid_, SIGKILL);
+            int st = 0;
+            while (::waitpid(pid_, &st, 0) < 0 && errno == EINTR) {
+            }
+            status_ = st;
+            reaped_ = true;
+        } else if (pid_ > 0) {
+            ::kill(-pid_, SIGKILL);  // descendants that outlived the child
+        }
+    }
+
+    /// Waits for the exit until deadline; false on timeout.
+    bool wait_exit(clock_type::time_point deadline) {
+        while (!poll_exit()) {
+            if (clock_type::now() >= deadline) return false;
+            ::usleep(1000);
+        }
+        // Whatever the child left running in its group goes with it.
+        ::kill(-pid_, SIGKILL);
+        return true;
+    }
+
+    int fd_in() const noexcept { return stdin_; }
+    int fd_out() const noexcept { return stdout_; }
+    int fd_err() const noexcept { return stderr_; }
+    void drop_out() { close_fd(stdout_); }
+    void drop_err() { close_fd(stderr_); }
+
+private:
+    static bool sys_error(const char* what, std::string& error) {
+        error = std::string(what) + ": " + std::strerror(errno);
+        return false;
+    }
+    static void close_pair(int p[2]) {
+        ::close(p[0]);
+        ::close(p[1]);
+    }
+    static void close_fd(int& fd) {
+        if (fd >= 0) {
+            ::close(fd);
+            fd = -1;
+        }
+    }
+
+    pid_t pid_ = -1;
+    int stdin_ = -1, stdout_ = -1, stderr_ = -1;
+    bool reaped_ = false;
+    int status_ = 0;
+};
+
+enum class pump_end { done, timeout, output_limit, stdout_closed, failed };
+
+/// Moves bytes between the runner and a child until want(stdout bytes so far) says enough,
+/// stdout closes, the deadline passes or stdout exceeds limit. Writes `input` (from *written)
+/// as the child takes it. stderr is appended to err up to err_cap, the rest dropped.
+template <class Want>
+pump_end pump(child& c, const std::string& input, std::size_t& written, bool close_when_written,
+              std::vector<std::uint8_t>& out, std::string& err, std::size_t limit, std::size_t err_cap,
+              clock_type::time_point deadline, Want want) {
+    char buf[65536];
+    for (;;) {
+        if (close_when_written && written == input.size()) c.close_stdin();
+        if (want(out)) return pump_end::done;
+        if (out.size() > limit) return pump_end::output_limit;
+        pollfd fds[3];
+        nfds_t n = 0;
+        int in_slot = -1, out_slot = -1, err_slot = -1;
+        if (c.fd_in() >= 0 && written < input.size()) {
+            fds[n] = {c.fd_in(), POLLOUT, 0};
+            in_slot = static_cast<int>(n++);
+        }
+        if (c.fd_out() >= 0) {
+            fds[n] = {c.fd_out(), POLLIN, 0};
+            out_slot = static_cast<int>(n++);
+        }
+        if (c.fd_err() >= 0) {
+            fds[n] = {c.fd_err(), POLLIN, 0};
+            err_slot = static_cast<int>(n++);
+        }
+        if (out_slot < 0) return pump_end::stdout_closed;
+        const auto now = clock_type::now();
+        if (now >= deadline) return pump_end::timeout;
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1;
+        const int r = ::poll(fds, n, static_cast<int>(std::min<long long>(ms, 1000)));
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return pump_end::failed;
+        }
+        if (in_slot >= 0 && (fds[in_slot].revents & (POLLOUT | POLLERR | POLLHUP)) != 0) {
+            const ssize_t k = ::write(c.fd_in(), input.data() + written, input.size() - written);
+            if (k > 0) {
+                written += static_cast<std::size_t>(k);
+            } else if (k < 0 && errno != EAGAIN && errno != EINTR) {
+                written = input.size();  // the child closed its stdin; it may still answer
+                c.close_stdin();
+            }
+        }
+        if (out_slot >= 0 && (fds[out_slot].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
+            const ssize_t k = ::read(c.fd_out(), buf, sizeof buf);
+            if (k > 0) {
+                out.insert(out.end(), buf, buf + k);
+            } else if (k == 0 || (errno != EAGAIN && errno != EINTR)) {
+                c.drop_out();
+            }
+        }
+        if (err_slot >= 0 && (fds[err_slot].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
+            const ssize_t k = ::read(c.fd_err(), buf, sizeof buf);
+            if (k > 0) {
+                const std::size_t room = err.size() < err_cap ? err_cap - err.size() : 0;
+                err.append(buf, std::min<std::size_t>(room, static_cast<std::size_t>(k)));
+            } else if (k == 0 || (errno != EAGAIN && errno != EINTR)) {
+                c.drop_err();
+            }
+        }
+    }
+}
+
+/// After stdout closed: keeps reading stderr until the child exits or the deadline passes.
+bool wait_draining_stderr(child& c, std::string& err, std::size_t cap, clock_type::time_point deadline) {
+    char buf[4096];
+    while (!c.poll_exit()) {
+        const auto now = clock_type::now();
+        if (now >= deadline) return false;
+        if (c.fd_err() < 0) {
+            ::usleep(1000);
+            continue;
+        }
+        pollfd fd = {c.fd_err(), POLLIN, 0};
+        if (::poll(&fd, 1, 10) > 0) {
+            const ssize_t k = ::read(c.fd_err(), buf, sizeof buf);
+            if (k > 0) {
+                const std::size_t room = err.size() < cap ? cap - err.size() : 0;
+                err.append(buf, std::min<std::size_t>(room, static_cast<std::size_t>(k)));
+            } else if (k == 0 || (errno != EAGAIN && errno != EINTR)) {
+                c.drop_err();
+            }
+        }
+    }
+    return true;
+}
+
+/// Reads what stderr still holds without waiting (after the child has gone).
+void drain_stderr(child& c, std::string& err, std::size_t cap) {
+    char buf[4096];
+    while (c.fd_err() >= 0) {
+        const ssize_t k = ::read(c.fd_err(), buf, sizeof buf);
+        if (k <= 0) break;
+        const std::size_t room = err.size() < cap ? cap - err.size() : 0;
+        err.append(buf, std::min<std::size_t>(room, static_cast<std::size_t>(k)));
+    }
+}
+
+void describe_exit(int status, encode_outcome& o) {
+    if (WIFEXITED(status)) {
+        o.exit_status = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        o.signal = WTERMSIG(status);
+    }
+}
+
+std::string signal_text(int sig) {
+    const char* name = ::strsignal(sig);
+    return "signal " + std::to_string(sig) + (name != nullptr ? std::string(" (") + name + ")" : std::string());
+}
+
+std::vector<std::string> environment_for(const test_vector& v, process_mode mode) {
+    std::vector<std::string> env = {std::string(protocol::env_mode) + "=" + (mode == process_mode::batch ? "batch" : "per-vector"),
+                                    std::string(protocol::env_format) + "=" + std::string(format_name(v.fmt))};
+    if (mode == process_mode::per_vector) {
+        env.push_back(std::string(protocol::env_use_size) + "=" + (v.use_size ? "1" : "0"));
+        env.push_back(std::string(protocol::env_use_type) + "=" + (v.use_type ? "1" : "0"));
+        env.push_back(std::string(protocol::env_vector_id) + "=" + v.id);
+        env.push_back(std::string(protocol::env_plain) + "=" + (v.input.plain_json ? "1" : "0"));
+    }
+    return env;
+}
+
+// ---- per-vector mode --------------------------------------------------------------------------
+
+class per_vector_session : public encoder_session {
+public:
+    per_vector_session(std::vector<std::string> argv, process_limits limits)
+        : argv_(std::move(argv)), limits_(limits) {}
+
+    encode_outcome encode(const test_vector& v) override {
+        encode_outcome o;
+        const auto t0 = clock_type::now();
+        const auto deadline = t0 + std::chrono::duration_cast<clock_type::duration>(
+                                       std::chrono::duration<double>(limits_.timeout_seconds));
+        child c;
+        std::string error;
+        if (!c.start(argv_, environment_for(v, process_mode::per_vector), error)) {
+            o.what = encode_outcome::kind::harness_error;
+            o.message = error;
+            return o;
+        }
+        const std::string& input = v.input.wire;
+        std::size_t written = 0;
+        pump_end end = pump(c, input, written, true, o.bytes, o.stderr_text, limits_.max_output, limits_.max_stderr,
+                            deadline, [](const std::vector<std::uint8_t>&) { return false; });
+        if (end == pump_end::stdout_closed && !wait_draining_stderr(c, o.stderr_text, limits_.max_stderr, deadline)) {
+            end = pump_end::timeout;
+        }
+        if (end == pump_end::stdout_closed) c.wait_exit(deadline);  // kills what it left in its group
+        drain_stderr(c, o.stderr_text, limits_.max_stderr);
+        if (end == pump_end::timeout) {
+            c.kill_and_reap();
+            o.what = encode_outcome::kind::timed_out;
+            o.message = "no exit within " + format_seconds(limits_.timeout_seconds) + "; the process group was killed";
+        } else if (end == pump_end::output_limit) {
+            c.kill_and_reap();
+            o.what = encode_outcome::kind::output_limit;
+            o.message = "more than " + std::to_string(limits_.max_output) + " bytes on stdout; the process group was killed";
+        } else if (end == pump_end::failed) {
+            c.kill_and_reap();
+            o.what = encode_outcome::kind::harness_error;
+            o.message = std::string("poll failed: ") + std::strerror(errno);
+        } else {
+            describe_exit(c.status(), o);
+            if (o.signal != 0) {
+                o.what = encode_outcome::kind::crashed;
+                o.message = "killed by " + signal_text(o.signal);
+            } else if (o.exit_status == 0) {
+                o.what = encode_outcome::kind::output;
+            } else if (o.exit_status == protocol::exit_unsupported) {
+                o.what = encode_outcome::kind::unsupported;
+                o.message = first_line(o.stderr_text);
+            } else if (o.exit_status > 128 && o.exit_status < 160) {
+                // A shell between the runner and the encoder reports a signal as 128+N.
+                o.what = encode_outcome::kind::crashed;
+                o.message = "exit status " + std::to_string(o.exit_status) + " (a shell's report of " +
+                            signal_text(o.exit_status - 128) + ")";
+            } else {
+                o.what = encode_outcome::kind::refused;
+                o.message = first_line(o.stderr_text);
+                if (o.message.empty()) o.message = "exit status " + std::to_string(o.exit_status) + ", nothing on stderr";
+            }
+        }
+        o.seconds = seconds_since(t0);
+        return o;
+    }
+
+    static std::string first_line(const std::string& s) {
+        std::size_t b = 0;
+        while (b < s.size() && (s[b] == '\n' || s[b] == '\r' || s[b] == ' ')) ++b;
+        const std::size_t e = s.find('\n', b);
+        return s.substr(b, e == std::string::npos ? std::string::npos : e - b);
+    }
+
+    static std::string format_seconds(double s) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g s", s);
+        return buf;
+    }
+
+private:
+    std::vector<std::string> argv_;
+    process_limits limits_;
+};
+
+// ---- batch mode -------------------------------------------------------------------------------
+
+class batch_session : public encoder_session {
+public:
+    batch_session(std::vector<std::string> argv, process_limits limits) : argv_(std::move(argv)), limits_(limits) {}
+
+    encode_outcome encode(const test_vector& v) override {
+        encode_outcome o;
+        const auto t0 = clock_type::now();
+        const auto deadline = t0 + std::chrono::duration_cast<clock_type::duration>(
+                                       std::chrono::duration<double>(limits_.timeout_seconds));
+        if (!child_ || !child_->running() || child_->poll_exit()) {
+            child_ = std::make_unique<child>();
+            std::string error;
+            if (!child_->start(argv_, environment_for(v, process_mode::batch), error)) {
+                child_.reset();
+                o.what = encode_outcome::kind::harness_error;
+                o.message = error;
+                return o;
+            }
+        }
+        protocol::request r;
+        r.id = v.id;
+        r.fmt = v.fmt;
+        r.use_size = v.use_size;
+        r.use_type = v.use_type;
+        r.plain = v.input.plain_json;
+        r.value_text = v.input.wire;
+        const std::string frame = protocol::encode_request(r);
+        std::size_t written = 0;
+        std::vector<std::uint8_t> in;
+        std::size_t need = 5;
+        auto complete = [&](const std::vector<std::uint8_t>& got) {
+            if (got.size() >= 5 && need == 5) {
+                need = 5 + protocol::get_u32(got.data() + 1);
+            }
+            return got.size() >= need;
+        };
+        const pump_end end = pump(*child_, frame, written, false, in, o.stderr_text, limits_.max_output + 5,
+                                  limits_.max_stderr, deadline, complete);
+        o.seconds = seconds_since(t0);
+        auto fail = [&](encode_outcome::kind k, std::string message) {
+            drain_stderr(*child_, o.stderr_text, limits_.max_stderr);
+            child_->kill_and_reap();
+            describe_exit(child_->status(), o);
+            child_.reset();
+            o.what = k;
+            o.message = std::move(message);
+            o.bytes = std::move(in);
+            return o;
+        };
+        if (end == pump_end::timeout) {
+            return fail(encode_outcome::kind::timed_out, "no answer within " + per_vector_session::format_seconds(limits_.timeout_seconds) +
+                                                            "; the process group was killed");
+        }
+        if (end == pump_end::output_limit || (in.size() >= 5 && need - 5 > limits_.max_output)) {
+            return fail(encode_outcome::kind::output_limit, "an answer of more than " + std::to_string(limits_.max_output) +
+                                                               " bytes; the process group was killed");
+        }
+        if (end == pump_end::failed) return fail(encode_outcome::kind::harness_error, std::string("poll failed: ") + std::strerror(errno));
+        if (end == pump_end::stdout_closed) {
+            child_->wait_exit(clock_type::now() + std::chrono::milliseconds(500));
+            drain_stderr(*child_, o.stderr_text, limits_.max_stderr);
+            std::string how;
+            if (child_->reaped() && WIFSIGNALED(child_->status())) how = "killed by " + signal_text(WTERMSIG(child_->status()));
+            else if (child_->reaped()) how = "exited with status " + std::to_string(WEXITSTATUS(child_->status()));
+            else how = "closed its stdout";
+            return fail(encode_outcome::kind::crashed,
+                        how + " before a complete answer (" + std::to_string(in.size()) + " of " +
+                            (in.size() >= 5 ? std::to_string(need) : std::string("at least 5")) + " bytes)");
+        }
+        const std::uint8_t status = in[0];
+        std::vector<std::uint8_t> payload(in.begin() + 5, in.begin() + static_cast<std::ptrdiff_t>(need));
+        if (in.size() > need) {
+            return fail(encode_outcome::kind::protocol_error,
+                        std::to_string(in.size() - need) + " unexpected byte(s) after the answer frame");
+        }
+        switch (status) {
+            case protocol::status_encoded:
+                o.what = encode_outcome::kind::output;
+                o.bytes = std::move(payload);
+                return o;
+            case protocol::status_refused:
+                o.what = encode_outcome::kind::refused;
+                o.message.assign(payload.begin(), payload.end());
+                return o;
+            case protocol::status_unsupported:
+                o.what = encode_outcome::kind::unsupported;
+                o.message.assign(payload.begin(), payload.end());
+                return o;
+            default:
+                return fail(encode_outcome::kind::protocol_error, "answer status byte " + std::to_string(status) + " is not 0, 1 or 2");
+        }
+    }
+
+private:
+    std::vector<std::string> argv_;
+    process_limits limits_;
+    std::unique_ptr<child> child_;
+};
+
+class process_factory : public encoder_factory {
+public:
+    process_factory(std::string command, process_mode mode, process_limits limits)
+        : command_(std::move(command)), argv_(split_command(command_)), mode_(mode), limits_(limits) {
+        ignore_sigpipe_once();
+    }
+    std::string describe() const override {
+        return command_ + (mode_ == process_mode::batch ? " (batch mode)" : " (per-vector mode)");
+    }
+    std::unique_ptr<encoder_session> open() override {
+        if (mode_ == process_mode::batch) return std::make_unique<batch_session>(argv_, limits_);
+        return std::make_unique<per_vector_session>(argv_, limits_);
+    }
+
+private:
+    std::string command_;
+    std::vector<std::string> argv_;
+    process_mode mode_;
+    process_limits limits_;
+};
+
+// ---- linked encoders --------------------------------------------------------------------------
+
+class linked_session : public encoder_session {
+public:
+    explicit linked_session(std::unique_ptr<linked_encoder> e) : e_(std::move(e)) {}
+    encode_outcome encode(const test_vector& v) override {
+        encode_outcome o;
+        const auto t0 = clock_type::now();
+        try {
+            o.bytes = e_->encode(v.fmt, v.input.value, v.input.wire, v.options());
+            o.what = encode_outcome::kind::output;
+        } catch (const unsupported& e) {
+            o.what = encode_outcome::kind::unsupported;
+            o.message = e.what();
+        } catch (const std::exception& e) {
+            o.what = encode_outcome::kind::refused;
+            o.message = e.what();
+        }
+        o.seconds = seconds_since(t0);
+        return o;
+    }
+
+private:
+    std::unique_ptr<linked_encoder> e_;
+};
+
+class linked_factory : public encoder_factory {
+public:
+    explicit linked_factory(linked_encoder_info info) : info_(std::move(info)) {}
+    std::string describe() const override { return "linked:" + info_.name + " (" + info_.description + ", in-process)"; }
+    std::unique_ptr<encoder_session> open() override { return std::make_unique<linked_session>(info_.make()); }
+
+private:
+    linked_encoder_info info_;
+};
+
+}  // namespace
+
+const char* outcome_name(encode_outcome::kind k) noexcept {
+    switch (k) {
+        case encode_outcome::kind::output: return "output";
+        case encode_outcome::kind::refused: return "refused";
+        case encode_outcome::kind::unsupported: return "unsupported";
+        case encode_outcome::kind::crashed: return "crashed";
+        case encode_outcome::kind::timed_out: return "timed out";
+        case encode_outcome::kind::output_limit: return "output limit";
+        case encode_outcome::kind::protocol_error: return "protocol error";
+        case encode_outcome::kind::harness_error: return "harness error";
+    }
+    return "?";
+}
+
+std::vector<std::string> split_command(const std::string& command) {
+    std::vector<std::string> words;
+    std::string word;
+    bool in_word = false;
+    char quote = 0;
+    for (std::size_t i = 0; i < command.size(); ++i) {
+        const char c = command[i];
+        if (quote == '\'') {
+            if (c == '\'') quote = 0;
+            else word += c;
+            continue;
+        }
+        if (quote == '"') {
+            if (c == '"') {
+                quote = 0;
+            } else if (c == '\\' && i + 1 < command.size() &&
+                       (command[i + 1] == '"' || command[i + 1] == '\\' || command[i + 1] == '$' || command[i + 1] == '`')) {
+                word += command[++i];
+            } else {
+                word += c;
+            }
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\n') {
+            if (in_word) {
+                words.push_back(std::move(word));
+                word.clear();
+                in_word = false;
+            }
+            continue;
+        }
+        in_word = true;
+        if (c == '\'' || c == '"') {
+            quote = c;
+        } else if (c == '\\' && i + 1 < command.size()) {
+            word += command[++i];
+        } else {
+            word += c;
+        }
+    }
+    if (quote != 0) throw std::invalid_argument("unterminated quote in the encoder command");
+    if (in_word) words.push_back(std::move(word));
+    if (words.empty()) throw std::invalid_argument("the encoder command is empty");
+    return words;
+}
+
+std::unique_ptr<encoder_factory> make_process_factory(const std::string& command, process_mode mode,
+                                                      const process_limits& limits) {
+    return std::make_unique<process_factory>(command, mode, limits);
+}
+
+std::vector<linked_encoder_info>& linked_encoders() {
+    static std::vector<linked_encoder_info> all;
+    return all;
+}
+
+void register_linked_encoder(linked_encoder_info info) { linked_encoders().push_back(std::move(info)); }
+
+std::unique_ptr<encoder_factory> make_linked_factory(const linked_encoder_info& info) {
+    return std::make_unique<linked_factory>(info);
+}
+
+namespace protocol {
+
+std::string encode_request(const request& r) {
+    std::string payload = "id=" + r.id + "\nformat=" + std::string(format_name(r.fmt)) + "\nuse_size=" +
+                          (r.use_size ? "1" : "0") + "\nuse_type=" + (r.use_type ? "1" : "0") + "\nplain=" +
+                          (r.plain ? "1" : "0") + "\n\n" + r.value_text;
+    std::string frame;
+    frame.reserve(payload.size() + 4);
+    put_u32(frame, static_cast<std::uint32_t>(payload.size()));
+    frame += payload;
+    return frame;
+}
+
+bool decode_request(std::string_view payload, request& r, std::string& message) {
+    const std::size_t split = payload.find("\n\n");
+    if (split == std::string_view::npos) {
+        message = "request without the blank line that ends its header";
+        return false;
+    }
+    r = request();
+    std::string_view head = payload.substr(0, split + 1);
+    bool have_format = false;
+    while (!head.empty()) {
+        const std::size_t eol = head.find('\n');
+        const std::string_view line = head.substr(0, eol);
+        head.remove_prefix(eol + 1);
+        const std::size_t eq = line.find('=');
+        if (eq == std::string_view::npos) {
+            message = "header line without '=': " + std::string(line);
+            return false;
+        }
+        const std::string_view key = line.substr(0, eq);
+        const std::string_view value = line.substr(eq + 1);
+        if (key == "id") {
+            r.id = std::string(value);
+        } else if (key == "format") {
+            const auto f = parse_format(value);
+            if (!f) {
+                message = "unknown format '" + std::string(value) + "'";
+                return false;
+            }
+            r.fmt = *f;
+            have_format = true;
+        } else if (key == "use_size") {
+            r.use_size = value == "1";
+        } else if (key == "use_type") {
+            r.use_type = value == "1";
+        } else if (key == "plain") {
+            r.plain = value == "1";
+        }  // unknown keys are ignored: later protocol versions may add some
+    }
+    if (!have_format) {
+        message = "request without format=";
+        return false;
+    }
+    r.value_text = std::string(payload.substr(split + 2));
+    return true;
+}
+
+}  // namespace protocol
+}  // namespace sinkcheck::conform

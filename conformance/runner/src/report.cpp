@@ -1,0 +1,334 @@
+// The five report formats of `sinkcheck conform` (run.hpp): text, json, junit, tap, html.
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sinkcheck/conform/run.hpp"
+
+namespace sinkcheck::conform {
+namespace {
+
+std::size_t at(result r) { return static_cast<std::size_t>(r); }
+
+std::string seconds_text(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", s);
+    return buf;
+}
+
+/// What a reader should see for a vector's verdict, expected failures included.
+std::string verdict_text(const vector_result& r) {
+    std::string t = result_name(r.verdict);
+    if (r.verdict == result::pass_equivalent && r.strict) t += " (not exact)";
+    if (r.expected_failure) t += r.success ? " (listed as expected failure, now passes)" : " (expected failure)";
+    return t;
+}
+
+bool needs_detail(const vector_result& r) {
+    return !r.success || r.verdict == result::pass_equivalent || r.expected_failure;
+}
+
+std::string capped_hex(const std::vector<std::uint8_t>& b, std::size_t max_bytes = 256) {
+    if (b.size() <= max_bytes) return to_hex(b);
+    return to_hex(b.data(), max_bytes) + "... (" + std::to_string(b.size()) + " bytes)";
+}
+
+std::string input_excerpt(const test_vector& v) {
+    if (v.input_text.size() <= 200) return v.input_text;
+    return v.input_text.substr(0, 200) + "...";
+}
+
+std::map<std::string, std::size_t> difference_counts(const run_summary& s) {
+    std::map<std::string, std::size_t> m;
+    for (const vector_result& r : s.results) {
+        if (!r.difference.empty()) ++m[r.difference];
+    }
+    return m;
+}
+
+std::string counts_line(const run_summary& s) {
+    std::string out;
+    for (result r : all_results) {
+        if (!out.empty()) out += ", ";
+        out += std::string(result_name(r)) + " " + std::to_string(s.counts[at(r)]);
+    }
+    return out;
+}
+
+std::string verdict_line(const run_summary& s) {
+    std::string out = s.conforms() ? "CONFORMS" : "DOES NOT CONFORM";
+    out += " at level " + std::string(level_name(s.options.level)) + ": " + std::to_string(s.failures) + " failing, " +
+           std::to_string(s.expected_failures) + " expected failures, " + std::to_string(s.unexpected_passes) +
+           " unexpected passes, " + std::to_string(s.unsupported) + " unsupported";
+    return out;
+}
+
+std::string indent(const std::string& text, const std::string& pad) {
+    std::string out;
+    std::size_t b = 0;
+    while (b < text.size()) {
+        std::size_t e = text.find('\n', b);
+        if (e == std::string::npos) e = text.size();
+        out += pad + text.substr(b, e - b) + "\n";
+        b = e + 1;
+    }
+    return out;
+}
+
+// ---- text -------------------------------------------------------------------------------------
+
+std::string text_report(const run_summary& s) {
+    std::string out = "sinkcheck conform: " + std::string(format_name(s.options.fmt)) + ", level " +
+                      level_name(s.options.level) + "\nencoder: " + s.encoder_description + "\nvectors: " +
+                      std::to_string(s.results.size()) + " in " + seconds_text(s.seconds) + " s\n\n";
+    for (const vector_result& r : s.results) {
+        if (!needs_detail(r)) continue;
+        const test_vector& v = *r.vector;
+        out += verdict_text(r) + "  " + v.id + "\n";
+        if (!r.detail.empty()) out += "  " + r.detail + "\n";
+        if (!r.difference.empty()) out += "  difference: " + r.difference + "\n";
+        if (!r.expected_reason.empty()) out += "  listed because: " + r.expected_reason + "\n";
+        out += "  input: " + input_excerpt(v) + (v.use_size || v.use_type ? std::string("  options:") + (v.use_size ? " use_size" : "") + (v.use_type ? " use_type" : "") : "") + "\n";
+        out += "  rule: " + v.rule + "  [" + v.source + "]\n";
+        out += "  at: " + v.file + ":" + std::to_string(v.line) + "\n";
+        if (!r.diff_text.empty()) out += indent(r.diff_text, "  ");
+        if (!r.stderr_text.empty() && !r.success) out += "  stderr: " + indent(r.stderr_text.substr(0, 600), "    ").substr(4);
+        out += "\n";
+    }
+    out += "summary: " + counts_line(s) + "\n";
+    const auto diffs = difference_counts(s);
+    if (!diffs.empty()) {
+        out += "differences:";
+        for (const auto& d : diffs) out += " " + d.first + " " + std::to_string(d.second) + ";";
+        out.back() = '\n';
+    }
+    out += verdict_line(s) + "\n";
+    return out;
+}
+
+// ---- json -------------------------------------------------------------------------------------
+
+std::string json_report(const run_summary& s) {
+    using nlohmann::json;
+    json doc;
+    doc["format"] = std::string(format_name(s.options.fmt));
+    doc["level"] = level_name(s.options.level);
+    doc["encoder"] = s.encoder_description;
+    doc["seconds"] = s.seconds;
+    json counts = json::object();
+    for (result r : all_results) counts[result_name(r)] = s.counts[at(r)];
+    doc["counts"] = counts;
+    json diffs = json::object();
+    for (const auto& d : difference_counts(s)) diffs[d.first] = d.second;
+    doc["differences"] = diffs;
+    doc["failures"] = s.failures;
+    doc["expected_failures"] = s.expected_failures;
+    doc["unexpected_passes"] = s.unexpected_passes;
+    doc["unsupported"] = s.unsupported;
+    doc["conforms"] = s.conforms();
+    json vectors = json::array();
+    for (const vector_result& r : s.results) {
+        const test_vector& v = *r.vector;
+        json e;
+        e["id"] = v.id;
+        e["result"] = result_name(r.verdict);
+        e["success"] = r.success;
+        e["strict"] = r.strict;
+        e["seconds"] = r.seconds;
+        if (r.expected_failure) {
+            e["expected_failure"] = true;
+            e["expected_reason"] = r.expected_reason;
+        }
+        if (needs_detail(r)) {
+            e["detail"] = r.detail;
+            if (!r.difference.empty()) e["difference"] = r.difference;
+            e["input"] = input_excerpt(v);
+            e["rule"] = v.rule;
+            e["source"] = v.source;
+            e["location"] = v.file + ":" + std::to_string(v.line);
+            if (v.negative()) e["expected_error"] = v.error;
+            else e["expected_hex"] = capped_hex(v.expect);
+            if (!r.actual.empty()) e["actual_hex"] = capped_hex(r.actual);
+            if (r.first_diff != static_cast<std::size_t>(-1)) e["first_difference"] = r.first_diff;
+            if (!r.diff_text.empty()) e["diff"] = r.diff_text;
+            if (!r.stderr_text.empty()) e["stderr"] = r.stderr_text.substr(0, 2000);
+        }
+        vectors.push_back(std::move(e));
+    }
+    doc["vectors"] = std::move(vectors);
+    return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+// ---- junit and html share XML escaping ---------------------------------------------------------
+
+std::string xml(const std::string& s) {
+    std::string out;
+    for (char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&#39;"; break;
+            default:
+                // XML 1.0 forbids most control characters even as references.
+                if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') out += "?";
+                else out += ch;
+        }
+    }
+    return out;
+}
+
+std::string details_block(const vector_result& r) {
+    const test_vector& v = *r.vector;
+    std::string t = r.detail + "\n";
+    if (!r.difference.empty()) t += "difference: " + r.difference + "\n";
+    t += "input: " + input_excerpt(v) + "\nrule: " + v.rule + " [" + v.source + "]\nat: " + v.file + ":" + std::to_string(v.line) + "\n";
+    if (v.negative()) t += "expected: refusal " + v.error + "\n";
+    else t += "expected: " + capped_hex(v.expect) + "\n";
+    if (!r.actual.empty()) t += "actual:   " + capped_hex(r.actual) + "\n";
+    t += r.diff_text;
+    if (!r.stderr_text.empty()) t += "stderr:\n" + r.stderr_text.substr(0, 2000) + "\n";
+    return t;
+}
+
+std::string junit_report(const run_summary& s) {
+    std::size_t failures = 0, errors = 0, skipped = 0;
+    std::string cases;
+    for (const vector_result& r : s.results) {
+        const test_vector& v = *r.vector;
+        const std::size_t slash = v.id.rfind('/');
+        std::string body;
+        if (r.verdict == result::unsupported) {
+            ++skipped;
+            body = "<skipped message=\"" + xml(r.detail) + "\"/>";
+        } else if (r.expected_failure && !r.success) {
+            ++skipped;
+            body = "<skipped message=\"expected failure: " + xml(r.expected_reason) + "\">" + xml(details_block(r)) + "</skipped>";
+        } else if (r.expected_failure && r.success) {
+            ++failures;
+            body = "<failure message=\"listed as an expected failure but now passes\"/>";
+        } else if (!r.success && (r.verdict == result::crash || r.verdict == result::timeout || r.verdict == result::harness_error)) {
+            ++errors;
+            body = "<error type=\"" + std::string(result_name(r.verdict)) + "\" message=\"" + xml(r.detail) + "\">" + xml(details_block(r)) + "</error>";
+        } else if (!r.success) {
+            ++failures;
+            body = "<failure type=\"" + std::string(result_name(r.verdict)) + "\" message=\"" + xml(r.detail) + "\">" + xml(details_block(r)) + "</failure>";
+        }
+        cases += "    <testcase classname=\"" + xml(v.id.substr(0, slash == std::string::npos ? 0 : slash)) + "\" name=\"" +
+                 xml(v.id) + "\" time=\"" + seconds_text(r.seconds) + "\">" + body + "</testcase>\n";
+    }
+    const std::string name = "sinkcheck-conform." + std::string(format_name(s.options.fmt)) + "." + level_name(s.options.level);
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"" + name + "\" tests=\"" +
+           std::to_string(s.results.size()) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
+           "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + seconds_text(s.seconds) + "\">\n    <properties>\n" +
+           "      <property name=\"encoder\" value=\"" + xml(s.encoder_description) + "\"/>\n    </properties>\n" + cases +
+           "  </testsuite>\n</testsuites>\n";
+}
+
+// ---- tap --------------------------------------------------------------------------------------
+
+std::string tap_report(const run_summary& s) {
+    std::string out = "TAP version 13\n1.." + std::to_string(s.results.size()) + "\n";
+    std::size_t n = 0;
+    for (const vector_result& r : s.results) {
+        ++n;
+        const test_vector& v = *r.vector;
+        std::string line;
+        if (r.verdict == result::unsupported) {
+            line = "ok " + std::to_string(n) + " - " + v.id + " # SKIP " + r.detail;
+        } else if (r.expected_failure && !r.success) {
+            line = "not ok " + std::to_string(n) + " - " + v.id + " # TODO expected failure: " + r.expected_reason;
+        } else if (r.expected_failure) {
+            line = "not ok " + std::to_string(n) + " - " + v.id + " (listed as an expected failure, now passes)";
+        } else {
+            line = std::string(r.success ? "ok " : "not ok ") + std::to_string(n) + " - " + v.id + " (" + result_name(r.verdict) + ")";
+        }
+        out += line + "\n";
+        if (!r.success && r.verdict != result::unsupported) {
+            out += "  ---\n  result: " + std::string(result_name(r.verdict)) + "\n  message: |\n" + indent(details_block(r), "    ") + "  ...\n";
+        }
+    }
+    out += "# " + counts_line(s) + "\n# " + verdict_line(s) + "\n";
+    return out;
+}
+
+// ---- html -------------------------------------------------------------------------------------
+
+const char* result_color(result r) {
+    switch (r) {
+        case result::pass: return "#2e7d32";
+        case result::pass_equivalent: return "#9e9d24";
+        case result::fail: return "#c62828";
+        case result::refused_correctly: return "#1565c0";
+        case result::crash: return "#6a1b9a";
+        case result::timeout: return "#ef6c00";
+        case result::unsupported: return "#757575";
+        case result::harness_error: return "#000000";
+    }
+    return "#000";
+}
+
+std::string html_report(const run_summary& s) {
+    std::string out =
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>sinkcheck conform: " +
+        std::string(format_name(s.options.fmt)) + "</title>\n<style>\n"
+        "body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}\n"
+        "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:2px 6px}\n"
+        "th{background:#f4f4f4;position:sticky;top:0}td.id{font-family:monospace;white-space:nowrap}\n"
+        "td.mark{text-align:center;font-weight:bold;color:#fff}\n"
+        "pre{background:#f8f8f8;border:1px solid #e4e4e4;padding:6px;overflow-x:auto;font-size:12px;margin:2px 0}\n"
+        "details summary{cursor:pointer}.bad{background:#fff0f0}.xfail{background:#fffbe6}\n"
+        "</style></head><body>\n<h1>sinkcheck conform: " + std::string(format_name(s.options.fmt)) + ", level " +
+        level_name(s.options.level) + "</h1>\n<p>Encoder: <code>" + xml(s.encoder_description) + "</code><br>" +
+        std::to_string(s.results.size()) + " vectors in " + seconds_text(s.seconds) + " s. <strong>" + xml(verdict_line(s)) +
+        "</strong></p>\n<table><tr>";
+    for (result r : all_results) out += "<th style=\"color:" + std::string(result_color(r)) + "\">" + result_name(r) + "</th>";
+    out += "</tr><tr>";
+    for (result r : all_results) out += "<td style=\"text-align:center\">" + std::to_string(s.counts[at(r)]) + "</td>";
+    out += "</tr></table>\n";
+    const auto diffs = difference_counts(s);
+    if (!diffs.empty()) {
+        out += "<p>Differences:";
+        for (const auto& d : diffs) out += " " + xml(d.first) + " <b>" + std::to_string(d.second) + "</b>;";
+        out += "</p>\n";
+    }
+    out += "<h2>Vectors &times; results</h2>\n<table><tr><th>vector</th>";
+    for (result r : all_results) out += "<th>" + std::string(result_name(r)) + "</th>";
+    out += "<th>details</th></tr>\n";
+    for (const vector_result& r : s.results) {
+        const test_vector& v = *r.vector;
+        const char* cls = r.expected_failure ? " class=\"xfail\"" : (!r.success && r.verdict != result::unsupported) ? " class=\"bad\"" : "";
+        out += "<tr" + std::string(cls) + "><td class=\"id\">" + xml(v.id) + "</td>";
+        for (result c : all_results) {
+            if (c == r.verdict) out += "<td class=\"mark\" style=\"background:" + std::string(result_color(c)) + "\">&#9679;</td>";
+            else out += "<td></td>";
+        }
+        out += "<td>";
+        if (needs_detail(r)) {
+            out += "<details><summary>" + xml(verdict_text(r)) + ": " + xml(r.detail.substr(0, 120)) + "</summary><pre>" +
+                   xml(details_block(r)) + "</pre></details>";
+        }
+        out += "</td></tr>\n";
+    }
+    out += "</table>\n<p>Classification: docs/conformance.md of sinkcheck.</p>\n</body></html>\n";
+    return out;
+}
+
+}  // namespace
+
+std::string render_report(const run_summary& s) {
+    switch (s.options.report) {
+        case report_kind::text: return text_report(s);
+        case report_kind::json: return json_report(s);
+        case report_kind::junit: return junit_report(s);
+        case report_kind::tap: return tap_report(s);
+        case report_kind::html: return html_report(s);
+    }
+    return text_report(s);
+}
+
+}  // namespace sinkcheck::conform

@@ -1,0 +1,149 @@
+// The encoder side of the protocol (serve.hpp, docs/conformance.md).
+#include "sinkcheck/conform/serve.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "sinkcheck/conform/value_text.hpp"
+#include "sinkcheck/encode.hpp"
+
+namespace sinkcheck::conform {
+namespace {
+
+bool read_exact(int fd, char* p, std::size_t n, bool& eof_at_start) {
+    std::size_t got = 0;
+    eof_at_start = false;
+    while (got < n) {
+        const ssize_t k = ::read(fd, p + got, n - got);
+        if (k > 0) {
+            got += static_cast<std::size_t>(k);
+        } else if (k == 0) {
+            eof_at_start = got == 0;
+            return false;
+        } else if (errno != EINTR) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool write_all(int fd, const char* p, std::size_t n) {
+    while (n > 0) {
+        const ssize_t k = ::write(fd, p, n);
+        if (k > 0) {
+            p += k;
+            n -= static_cast<std::size_t>(k);
+        } else if (k < 0 && errno != EINTR) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool env_flag(const char* name) {
+    const char* v = std::getenv(name);
+    return v != nullptr && std::strcmp(v, "1") == 0;
+}
+
+int serve_batch(const serve_function& encode) {
+    for (;;) {
+        char len[4];
+        bool eof = false;
+        if (!read_exact(0, len, 4, eof)) return eof ? 0 : 2;
+        const std::uint32_t n = protocol::get_u32(reinterpret_cast<const unsigned char*>(len));
+        std::string payload(n, '\0');
+        if (!read_exact(0, payload.data(), n, eof)) {
+            std::fputs("sinkcheck-encoder: truncated request frame\n", stderr);
+            return 2;
+        }
+        protocol::request r;
+        std::string message;
+        served s;
+        if (!protocol::decode_request(payload, r, message)) {
+            s.what = served::kind::refused;
+            s.message = "malformed request: " + message;
+        } else {
+            s = encode(r);
+        }
+        std::string frame;
+        const std::string& body = s.what == served::kind::encoded ? std::string(s.bytes.begin(), s.bytes.end()) : s.message;
+        frame += static_cast<char>(s.what == served::kind::encoded   ? protocol::status_encoded
+                                   : s.what == served::kind::refused ? protocol::status_refused
+                                                                     : protocol::status_unsupported);
+        protocol::put_u32(frame, static_cast<std::uint32_t>(body.size()));
+        frame += body;
+        if (!write_all(1, frame.data(), frame.size())) return 2;
+    }
+}
+
+int serve_one(const serve_function& encode) {
+    protocol::request r;
+    const char* f = std::getenv(protocol::env_format);
+    const auto fmt = f != nullptr ? parse_format(f) : std::nullopt;
+    if (!fmt) {
+        std::fprintf(stderr, "sinkcheck-encoder: %s must name a format\n", protocol::env_format);
+        return 2;
+    }
+    r.fmt = *fmt;
+    r.use_size = env_flag(protocol::env_use_size);
+    r.use_type = env_flag(protocol::env_use_type);
+    r.plain = env_flag(protocol::env_plain);
+    if (const char* id = std::getenv(protocol::env_vector_id)) r.id = id;
+    char buf[65536];
+    for (;;) {
+        const ssize_t k = ::read(0, buf, sizeof buf);
+        if (k > 0) r.value_text.append(buf, static_cast<std::size_t>(k));
+        else if (k == 0 || errno != EINTR) break;
+    }
+    const served s = encode(r);
+    switch (s.what) {
+        case served::kind::encoded:
+            return write_all(1, reinterpret_cast<const char*>(s.bytes.data()), s.bytes.size()) ? 0 : 2;
+        case served::kind::refused:
+            std::fprintf(stderr, "%s\n", s.message.c_str());
+            return 1;
+        case served::kind::unsupported:
+            std::fprintf(stderr, "%s\n", s.message.c_str());
+            return protocol::exit_unsupported;
+    }
+    return 2;
+}
+
+}  // namespace
+
+int serve(const serve_function& encode) {
+    const char* mode = std::getenv(protocol::env_mode);
+    if (mode != nullptr && std::strcmp(mode, "batch") == 0) return serve_batch(encode);
+    return serve_one(encode);
+}
+
+served serve_reference(const protocol::request& r) {
+    served s;
+    parse_limits limits;
+    limits.allow_repeat = false;
+    nlohmann::json value;
+    try {
+        value = parse_value(r.value_text, limits).value;
+    } catch (const notation_error& e) {
+        s.what = served::kind::refused;
+        s.message = "input byte " + std::to_string(e.offset()) + ": " + e.what();
+        return s;
+    }
+    encode_options o;
+    o.use_size = r.use_size;
+    o.use_type = r.use_type;
+    try {
+        s.bytes = encode_to_vector(r.fmt, value, o);
+    } catch (const encode_error& e) {
+        s.what = served::kind::refused;
+        s.message = e.what();
+    }
+    return s;
+}
+
+}  // namespace sinkcheck::conform
