@@ -199,14 +199,24 @@ enum class pump_end { done, timeout, output_limit, stdout_closed, failed };
 /// Moves bytes between the runner and a child until want(stdout bytes so far) says enough,
 /// stdout closes, the deadline passes or stdout exceeds limit. Writes `input` (from *written)
 /// as the child takes it. stderr is appended to err up to err_cap, the rest dropped.
+/// How long stdout may stay open after the child has exited (a descendant holding it), in
+/// per-vector mode, before the runner stops reading.
+constexpr auto exit_grace = std::chrono::milliseconds(250);
+
 template <class Want>
-pump_end pump(child& c, const std::string& input, std::size_t& written, bool close_when_written,
+pump_end pump(child& c, const std::string& input, std::size_t& written, bool per_vector,
               std::vector<std::uint8_t>& out, std::string& err, std::size_t limit, std::size_t err_cap,
               clock_type::time_point deadline, Want want) {
     char buf[65536];
+    bool exited = false;
     for (;;) {
-        if (close_when_written && written == input.size()) c.close_stdin();
+        if (per_vector && written == input.size()) c.close_stdin();
         if (want(out)) return pump_end::done;
+        if (per_vector && !exited && c.poll_exit()) {
+            exited = true;
+            deadline = std::min(deadline, clock_type::now() + exit_grace);
+        }
+        if (exited && clock_type::now() >= deadline) return pump_end::stdout_closed;
         if (out.size() > limit) return pump_end::output_limit;
         pollfd fds[3];
         nfds_t n = 0;
@@ -227,7 +237,8 @@ pump_end pump(child& c, const std::string& input, std::size_t& written, bool clo
         const auto now = clock_type::now();
         if (now >= deadline) return pump_end::timeout;
         const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1;
-        const int r = ::poll(fds, n, static_cast<int>(std::min<long long>(ms, 1000)));
+        // Short polls in per-vector mode notice the child's exit (its pipes may outlive it).
+        const int r = ::poll(fds, n, static_cast<int>(std::min<long long>(ms, per_vector ? 20 : 1000)));
         if (r < 0) {
             if (errno == EINTR) continue;
             return pump_end::failed;
