@@ -1,6 +1,6 @@
 // fuzz_ubjson.cpp — the UBJSON encoder, every sink and nlohmann 3.11.2 must agree.
 //
-// Values from the input (JSON text with each of the use_size/use_type option sets, and built op
+// Values from the input (JSON text with one of the use_size/use_type option sets, or built op
 // by op from the bytes) are encoded by the reference UBJSON encoder; nlohmann's to_ubjson
 // (recorded divergences excepted) and every sink at every window size must write the same bytes,
 // and from_ubjson must read the value back. Edges: the i/U/I/l/L/H ladder, '#' and '$' forms.

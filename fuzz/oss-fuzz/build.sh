@@ -19,10 +19,20 @@ jobs=${SINKCHECK_BUILD_JOBS:-$(nproc)}
 running=0
 for src in "$src_root"/fuzz/fuzz_*.cpp; do
   name=$(basename "$src" .cpp)
+  sources=("$src")
+  if [ "$name" = fuzz_vectors ]; then
+    # the conformance runner's vector-file reader, compiled with the target's instrumentation
+    sources+=("$src_root/conformance/runner/src/corpus.cpp" "$src_root/conformance/runner/src/value_text.cpp")
+  fi
   (
-    $CXX $CXXFLAGS -std=c++17 -I"$src_root/reference/include" -I"$src_root/fuzz" \
-      -isystem "$nlohmann_include" -c "$src" -o "$WORK/$name.o"
-    $CXX $CXXFLAGS "$WORK/$name.o" $LIB_FUZZING_ENGINE -o "$OUT/$name"
+    objects=()
+    for s in "${sources[@]}"; do
+      o="$WORK/$name-$(basename "$s" .cpp).o"
+      $CXX $CXXFLAGS -std=c++17 -I"$src_root/reference/include" -I"$src_root/fuzz" \
+        -I"$src_root/conformance/runner/include" -isystem "$nlohmann_include" -c "$s" -o "$o"
+      objects+=("$o")
+    done
+    $CXX $CXXFLAGS "${objects[@]}" $LIB_FUZZING_ENGINE -o "$OUT/$name"
   ) &
   running=$((running + 1))
   if [ "$running" -ge "$jobs" ]; then

@@ -59,6 +59,8 @@ private:
     std::size_t longest_ = 0;
 };
 
+inline constexpr std::size_t no_measure = static_cast<std::size_t>(-1);
+
 /// One sink at one window size, as differential.hpp sees it.
 struct sink_result {
     std::size_t site;   // crash site: catalogue index + 1 (0 is the reference/oracle pair)
@@ -92,14 +94,21 @@ inline std::string window_label(std::size_t w) {
 template <class Json, class Visit>
 void for_each_sink_run(format f, const Json& j, const encode_options& o, std::size_t window_pick,
                        Visit&& visit) {
-    std::size_t longest = 0;
-    try {
-        longest_write_sink probe;
-        encode(f, j, probe, o);
-        longest = probe.longest();
-    } catch (const std::exception&) {
-        // the same error comes from every sink below and is compared there
-    }
+    // measured only when a sink zero-filled more than its window: most runs never need it
+    std::size_t longest = no_measure;
+    auto longest_write = [&]() {
+        if (longest == no_measure) {
+            longest = 0;
+            try {
+                longest_write_sink probe;
+                encode(f, j, probe, o);
+                longest = probe.longest();
+            } catch (const std::exception&) {
+                // the same error comes from every sink and is compared there
+            }
+        }
+        return longest;
+    };
     const auto& sinks = all_sinks();
     // one growth rule for these four: their capacity sequences must all be the same
     std::vector<std::size_t> rule_capacities;
@@ -137,11 +146,12 @@ void for_each_sink_run(format f, const Json& j, const encode_options& o, std::si
                 if (!run.leaks.empty()) {
                     r.problem_kind = mismatch::leak;
                     r.problem = run.leaks;
-                } else if (info.windowed && run.max_zero_fill > std::max(window, longest)) {
+                } else if (info.windowed && run.max_zero_fill > window &&
+                           run.max_zero_fill > longest_write()) {
                     r.problem_kind = mismatch::zero_fill;
                     r.problem = "zero-filled " + std::to_string(run.max_zero_fill) +
                                 " bytes ahead of the cursor; window " + window_label(window) +
-                                ", longest write " + std::to_string(longest);
+                                ", longest write " + std::to_string(longest_write());
                 } else if (growth_rule) {
                     if (rule_owner.empty()) {
                         rule_capacities = run.capacities;
