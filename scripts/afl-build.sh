@@ -5,6 +5,7 @@
 # compiler and -fsanitize=fuzzer as the engine, which AFL++ maps to its libFuzzer-compatible
 # driver; then fuzzes one target (default fuzz_decode) for a few seconds under afl-fuzz.
 # usage: scripts/afl-build.sh [TARGET] [SECONDS]     output: build-afl/
+# SINKCHECK_FUZZ_TARGETS="..." limits which targets are built (default: all).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=${1:-fuzz_decode}

@@ -15,10 +15,24 @@ if [ ! -f "$nlohmann_include/nlohmann/json.hpp" ]; then
   exit 1
 fi
 
+# SINKCHECK_FUZZ_TARGETS="fuzz_a fuzz_b" builds only those (default: every fuzz/fuzz_*.cpp)
+targets=${SINKCHECK_FUZZ_TARGETS:-}
+if [ -z "$targets" ]; then
+  for src in "$src_root"/fuzz/fuzz_*.cpp; do
+    targets="$targets $(basename "$src" .cpp)"
+  done
+fi
+
+# a system include directory must not be named again: -isystem /usr/include would put it before
+# libstdc++'s own headers and break their #include_next
+nlohmann_flags=()
+[ "$nlohmann_include" = /usr/include ] || nlohmann_flags=(-isystem "$nlohmann_include")
+
 jobs=${SINKCHECK_BUILD_JOBS:-$(nproc)}
 running=0
-for src in "$src_root"/fuzz/fuzz_*.cpp; do
-  name=$(basename "$src" .cpp)
+for name in $targets; do
+  src="$src_root/fuzz/$name.cpp"
+  [ -f "$src" ] || { echo "build.sh: no fuzz/$name.cpp" >&2; exit 1; }
   sources=("$src")
   if [ "$name" = fuzz_vectors ]; then
     # the conformance runner's vector-file reader, compiled with the target's instrumentation
@@ -29,7 +43,7 @@ for src in "$src_root"/fuzz/fuzz_*.cpp; do
     for s in "${sources[@]}"; do
       o="$WORK/$name-$(basename "$s" .cpp).o"
       $CXX $CXXFLAGS -std=c++17 -I"$src_root/reference/include" -I"$src_root/fuzz" \
-        -I"$src_root/conformance/runner/include" -isystem "$nlohmann_include" -c "$s" -o "$o"
+        -I"$src_root/conformance/runner/include" "${nlohmann_flags[@]}" -c "$s" -o "$o"
       objects+=("$o")
     done
     $CXX $CXXFLAGS "${objects[@]}" $LIB_FUZZING_ENGINE -o "$OUT/$name"
@@ -45,8 +59,7 @@ while [ "$running" -gt 0 ]; do
   running=$((running - 1))
 done
 
-for src in "$src_root"/fuzz/fuzz_*.cpp; do
-  name=$(basename "$src" .cpp)
+for name in $targets; do
   [ -x "$OUT/$name" ] || { echo "build.sh: $name failed to build" >&2; exit 1; }
   if [ -d "$src_root/corpus/$name" ] && [ -n "$(ls -A "$src_root/corpus/$name")" ]; then
     rm -f "$OUT/${name}_seed_corpus.zip"

@@ -1,6 +1,7 @@
 # A bounded libFuzzer run of one target as a CTest test.
 # -DFUZZER=binary -DCORPUS=seed dir -DDICT=dictionary (may not exist) -DRUNS=n -DWORK=scratch dir
 # The seeds are copied to a scratch corpus first, so the committed corpus is never written to.
+include(${CMAKE_CURRENT_LIST_DIR}/output_tail.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/corpus ${WORK}/findings)
 if(EXISTS ${CORPUS})
@@ -18,10 +19,6 @@ execute_process(COMMAND ${FUZZER} ${args} ${WORK}/corpus
 string(REGEX MATCH "stat::average_exec_per_sec: *[0-9]+" speed "${out}")
 message(STATUS "${FUZZER}: ${speed}")
 if(NOT status EQUAL 0)
-  string(LENGTH "${out}" length)
-  if(length GREATER 6000)
-    math(EXPR from "${length} - 6000")
-    string(SUBSTRING "${out}" ${from} 6000 out)
-  endif()
+  output_tail(out 6000)
   message(FATAL_ERROR "${FUZZER} found something (exit ${status}); inputs saved in ${WORK}/findings\n${out}")
 endif()

@@ -2,26 +2,17 @@
 # of a write that ends on a 64-byte edge) must report it, starting from an empty corpus, within
 # a bounded run. Passes when the run stops with a sink-bytes mismatch naming the broken sink.
 # -DFUZZER=binary -DRUNS=n -DWORK=scratch dir
+include(${CMAKE_CURRENT_LIST_DIR}/output_tail.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/corpus ${WORK}/findings)
-execute_process(COMMAND ${FUZZER} -runs=${RUNS} -max_total_time=600 -seed=1 -max_len=4096
+execute_process(COMMAND ${FUZZER} -runs=${RUNS} -max_total_time=600 -seed=1 -max_len=4096 -print_final_stats=1
                         -artifact_prefix=${WORK}/findings/ ${WORK}/corpus
   RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
 string(REGEX MATCH "==sinkcheck== MISMATCH sink-bytes[^\n]*edge_dropping[^\n]*" found "${out}")
 if(status EQUAL 0 OR NOT found)
-  string(LENGTH "${out}" length)
-  if(length GREATER 4000)
-    math(EXPR from "${length} - 4000")
-    string(SUBSTRING "${out}" ${from} 4000 out)
-  endif()
+  output_tail(out 4000)
   message(FATAL_ERROR "the broken sink went unnoticed for ${RUNS} runs (exit ${status}):\n${out}")
 endif()
-string(REGEX MATCH "#[0-9]+[^\n]*\n[^\n]*==sinkcheck==" progress "${out}")
-string(REGEX MATCHALL "\n#[0-9]+" steps "${out}")
-list(LENGTH steps n)
-set(last "")
-if(n GREATER 0)
-  list(GET steps -1 last)
-  string(STRIP "${last}" last)
-endif()
-message(STATUS "found after about ${last} runs: ${found}")
+string(REGEX MATCH "stat::number_of_executed_units: *[0-9]+" runs "${out}")
+string(REGEX REPLACE "[^0-9]" "" runs "${runs}")
+message(STATUS "found after ${runs} runs: ${found}")
