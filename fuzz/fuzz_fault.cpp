@@ -148,7 +148,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<std::uint8_t> full;
     boundary_sink boundaries;
     try {
-        full = fuzz::reference_bytes(s.fmt, j, s.options);
+        full = fuzz::reference_bytes([&](auto& sink) { encode(s.fmt, j, sink, s.options); }, false);
         encode(s.fmt, j, boundaries, s.options);
     } catch (const encode_error&) {
         return 0;  // refused values are the differential targets' business

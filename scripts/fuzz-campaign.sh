@@ -19,6 +19,7 @@ usage: scripts/fuzz-campaign.sh [options]
   --out DIR         logs, scratch corpora and findings (default out/fuzz)
   --no-merge        do not merge new inputs into corpus/<target>/
   --no-install      do not install missing Debian packages
+  --no-build        use the targets already built in --build DIR
   -h, --help        this text
 EOF
 }
@@ -31,6 +32,7 @@ build="$root/build-fuzz"
 out="$root/out/fuzz"
 merge=1
 install=1
+build_it=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) budget=$2; shift 2 ;;
@@ -40,6 +42,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --no-merge) merge=0; shift ;;
     --no-install) install=0; shift ;;
+    --no-build) build_it=0; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "fuzz-campaign: unknown option '$1'" >&2; usage >&2; exit 2 ;;
   esac
@@ -66,11 +69,13 @@ if [ "$install" = 1 ]; then
 fi
 
 # --- build ----------------------------------------------------------------------------------
-echo "fuzz-campaign: building libFuzzer targets (clang 14, ASan + UBSan) in $build"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DSINKCHECK_FUZZ=ON -DSINKCHECK_SANITIZE=ON >"$build.configure.log" 2>&1 \
-  || { cat "$build.configure.log" >&2; echo "fuzz-campaign: configure failed" >&2; exit 2; }
-cmake --build "$build" --target sinkcheck_fuzzers -j "$(nproc)" || { echo "fuzz-campaign: build failed" >&2; exit 2; }
+if [ "$build_it" = 1 ]; then
+  echo "fuzz-campaign: building libFuzzer targets (clang 14, ASan + UBSan) in $build"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DSINKCHECK_FUZZ=ON -DSINKCHECK_SANITIZE=ON >"$build.configure.log" 2>&1 \
+    || { cat "$build.configure.log" >&2; echo "fuzz-campaign: configure failed" >&2; exit 2; }
+  cmake --build "$build" --target sinkcheck_fuzzers -j "$(nproc)" || { echo "fuzz-campaign: build failed" >&2; exit 2; }
+fi
 
 if [ -z "$targets" ]; then
   for src in "$root"/fuzz/fuzz_*.cpp; do

@@ -36,14 +36,14 @@ private:
     memory_writer inner_;
 };
 
-template <class Json>
-sink_result run_broken_sink(format f, const Json& j, const encode_options& o, std::size_t site) {
+template <class Write>
+sink_result run_broken_sink(Write& write, std::size_t site) {
     sink_result r;
     r.site = site;
     r.label = "edge_dropping (deliberately broken)";
     try {
         edge_dropping_sink s;
-        encode(f, j, s, o);
+        write(s);
         r.bytes = s.take();
         r.size = r.bytes.size();
     } catch (const encode_error& e) {

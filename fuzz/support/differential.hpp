@@ -116,6 +116,11 @@ public:
     }
 
 private:
+    /// write(sink): encodes j into sink with this target's format.
+    static auto encoder(const json& j, const encode_options& o) {
+        return [&j, o](auto& sink) { encode_as<fmt>(j, sink, o); };
+    }
+
     static std::vector<encode_options> text_options() {
         std::vector<encode_options> all(1);
         if (fmt == format::ubjson || fmt == format::bjdata) {
@@ -149,7 +154,7 @@ private:
     /// The reference output every other side is compared with.
     outcome reference(const json& j, const encode_options& o) {
         try {
-            return capture([&] { return reference_bytes(fmt, j, o); });
+            return capture([&] { return reference_bytes(encoder(j, o), o.bson_patch_lengths); });
         } catch (const std::exception& e) {
             report_error_only(mismatch::unexpected_error, 0, "reference encoder", e.what());
         }
@@ -174,7 +179,8 @@ private:
     }
 
     void compare_sinks(const outcome& ours) {
-        for_each_sink_run(fmt, *value_, options_, window_pick_, [&](const sink_result& run) {
+        for_each_sink_run(encoder(*value_, options_), options_.bson_patch_lengths, window_pick_,
+                          [&](const sink_result& run) {
             outcome theirs;
             theirs.bytes = run.bytes;
             theirs.failed = run.failed;
@@ -243,7 +249,7 @@ private:
         encode_options o = options_;
         o.marks = &marks;
         try {
-            (void)reference_bytes(fmt, *value_, o);
+            (void)reference_bytes(encoder(*value_, o), o.bson_patch_lengths);
         } catch (const std::exception&) {
             // marks up to the error are still there
         }

@@ -28,16 +28,36 @@
 
 namespace sinkcheck::fuzz {
 
-/// The reference output: a memory_writer, or a seekable one when BSON lengths are patched.
-template <class Json>
-std::vector<std::uint8_t> reference_bytes(format f, const Json& j, const encode_options& o) {
-    if (o.bson_patch_lengths) {
+/// encode() with the format fixed at compile time: a per-format target then instantiates one
+/// encoder per sink instead of six, which keeps its build and its coverage map small.
+template <format F, class Json, class Sink>
+void encode_as(const Json& j, Sink& sink, const encode_options& o) {
+    if constexpr (F == format::cbor) {
+        encode_cbor(j, sink, o);
+    } else if constexpr (F == format::msgpack) {
+        encode_msgpack(j, sink, o);
+    } else if constexpr (F == format::ubjson) {
+        encode_ubjson(j, sink, o);
+    } else if constexpr (F == format::bjdata) {
+        encode_bjdata(j, sink, o);
+    } else if constexpr (F == format::bson) {
+        encode_bson(j, sink, o);
+    } else {
+        encode_bon8(j, sink, o);
+    }
+}
+
+/// The reference output of write(sink): a memory_writer, or a seekable one when BSON lengths
+/// are patched.
+template <class Write>
+std::vector<std::uint8_t> reference_bytes(Write&& write, bool seekable) {
+    if (seekable) {
         seekable_memory_writer w;
-        encode(f, j, w, o);
+        write(w);
         return w.take();
     }
     memory_writer w;
-    encode(f, j, w, o);
+    write(w);
     return w.take();
 }
 
@@ -90,10 +110,10 @@ inline std::string window_label(std::size_t w) {
     return w == unlimited_window ? std::string("unlimited") : std::to_string(w);
 }
 
-/// Runs j through every sink (windowed ones at each window) and hands each result to `visit`.
-template <class Json, class Visit>
-void for_each_sink_run(format f, const Json& j, const encode_options& o, std::size_t window_pick,
-                       Visit&& visit) {
+/// Runs write(sink) — an encoding — through every sink (the windowed ones at the window the
+/// input picks) and hands each result to `visit`. patch: BSON lengths are patched (seek needed).
+template <class Write, class Visit>
+void for_each_sink_run(Write&& write, bool patch, std::size_t window_pick, Visit&& visit) {
     // measured only when a sink zero-filled more than its window: most runs never need it
     std::size_t longest = no_measure;
     auto longest_write = [&]() {
@@ -101,7 +121,7 @@ void for_each_sink_run(format f, const Json& j, const encode_options& o, std::si
             longest = 0;
             try {
                 longest_write_sink probe;
-                encode(f, j, probe, o);
+                write(probe);
                 longest = probe.longest();
             } catch (const std::exception&) {
                 // the same error comes from every sink and is compared there
@@ -116,7 +136,7 @@ void for_each_sink_run(format f, const Json& j, const encode_options& o, std::si
     for (std::size_t i = 0; i < sinks.size(); ++i) {
         const sink_info& info = sinks[i];
         // patched BSON lengths need seek(); every other sink refuses them up front
-        if (o.bson_patch_lengths && info.name != "seekable_memory") {
+        if (patch && info.name != "seekable_memory") {
             continue;
         }
         const bool growth_rule = info.name == "vector" || info.name == "legacy_vector" ||
@@ -128,7 +148,7 @@ void for_each_sink_run(format f, const Json& j, const encode_options& o, std::si
             r.label = std::string(info.name) + (info.windowed ? "/w=" + window_label(window) : "");
             sink_run run;
             try {
-                run = run_sink(info.name, window, f, j, o);
+                run = run_sink_with(info.name, window, write);
             } catch (const encode_error& e) {
                 r.failed = true;
                 r.error = std::string(e.category()) + "." + std::to_string(e.id());
@@ -168,8 +188,8 @@ void for_each_sink_run(format f, const Json& j, const encode_options& o, std::si
         }
     }
 #if SINKCHECK_FUZZ_BROKEN_SINK
-    if (!o.bson_patch_lengths) {  // it cannot seek
-        visit(run_broken_sink(f, j, o, sinks.size() + 1));
+    if (!patch) {  // it cannot seek
+        visit(run_broken_sink(write, sinks.size() + 1));
     }
 #endif
 }
