@@ -19,7 +19,6 @@
 #include <string>
 #include <type_traits>
 
-#include "sinkcheck/detail/bytes.hpp"
 #include "sinkcheck/detail/utf8.hpp"
 #include "sinkcheck/detail/walk.hpp"
 #include "sinkcheck/error.hpp"
@@ -52,43 +51,64 @@ constexpr std::uint8_t ubjson_signed_marker(std::int64_t n) noexcept {
     return 'L';
 }
 
-/// Stores the payload of integer marker m (not H) for the two's-complement bits of a value that
-/// fits it: big-endian in UBJSON, little-endian in BJData (BJData Draft 2 "Integer").
-template <bool BJData>
-inline std::size_t ubjson_store_payload(std::uint8_t* out, std::uint8_t m, std::uint64_t bits) noexcept {
-    const auto store = [out](auto v) { return BJData ? store_le(out, v) : store_be(out, v); };
+/// Payload width in bytes of integer marker m (C: a char, one byte).
+constexpr std::size_t ubjson_width(std::uint8_t m) noexcept {
     switch (m) {
-        case 'i':
-        case 'U':
-        case 'C': out[0] = static_cast<std::uint8_t>(bits); return 1;
-        case 'I':
-        case 'u': return store(static_cast<std::uint16_t>(bits));
-        case 'l':
-        case 'm': return store(static_cast<std::uint32_t>(bits));
-        default: return store(bits);
+        case 'i': case 'U': case 'C': return 1;
+        case 'I': case 'u': return 2;
+        case 'l': case 'm': case 'd': return 4;
+        default: return 8;
     }
 }
 
+/// Stores the low `width` bytes of bits: big-endian in UBJSON, little-endian in BJData (BJData
+/// Draft 2 "Integer", "Float"). May write 8 bytes at out: callers leave room and count only
+/// `width` of them.
+template <bool BJData>
+inline void ubjson_store_bits(std::uint8_t* out, std::uint64_t bits, std::size_t width) noexcept {
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    // one 8-byte store instead of a loop over the bytes: the hot path of every number
+    const std::uint64_t ordered = BJData ? bits : __builtin_bswap64(bits << (64 - 8 * width));
+    std::memcpy(out, &ordered, sizeof ordered);
+#else
+    for (std::size_t i = 0; i < width; ++i) {
+        out[i] = static_cast<std::uint8_t>(bits >> (8 * (BJData ? i : width - 1 - i)));
+    }
+#endif
+}
+
+/// The bits of a float or double, zero-extended.
+template <class F>
+inline std::uint64_t ubjson_float_bits(F f) noexcept {
+    static_assert(sizeof(F) == 4 || sizeof(F) == 8);
+    std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t> bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    return bits;
+}
+
+/// H: the decimal digits as a length-prefixed string (UBJSON Draft 12 "High-Precision"), what
+/// 3.11.2 writes for a number_unsigned above INT64_MAX. At most 22 bytes.
+inline std::size_t ubjson_store_digits(std::uint8_t* out, std::uint64_t n) noexcept {
+    char digits[20];
+    const auto len = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, n).ptr - digits);
+    out[0] = 'i';
+    out[1] = static_cast<std::uint8_t>(len);
+    std::memcpy(out + 2, digits, len);
+    return 2 + len;
+}
+
 /// Stores an integer with the ladder marker m (omitted when with_marker is false: the enclosing
-/// '$' already says it). H is the decimal digits as a length-prefixed string (UBJSON Draft 12
-/// "High-Precision"), which is what 3.11.2 writes for a number_unsigned above INT64_MAX.
-/// At most 23 bytes.
+/// '$' already says it). At most 23 bytes; leave 9 past the start for ubjson_store_bits.
 template <bool BJData>
 inline std::size_t ubjson_store_integer(std::uint8_t* out, std::uint8_t m, std::uint64_t bits,
                                         bool with_marker) noexcept {
-    std::size_t n = 0;
-    if (with_marker) {
-        out[n++] = m;
+    out[0] = m;
+    const std::size_t n = with_marker ? 1 : 0;
+    if (!BJData && m == 'H') {
+        return n + ubjson_store_digits(out + n, bits);
     }
-    if (m != 'H') {
-        return n + ubjson_store_payload<BJData>(out + n, m, bits);
-    }
-    char digits[20];
-    const auto len = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, bits).ptr - digits);
-    out[n++] = 'i';
-    out[n++] = static_cast<std::uint8_t>(len);
-    std::memcpy(out + n, digits, len);
-    return n + len;
+    ubjson_store_bits<BJData>(out + n, bits, ubjson_width(m));
+    return n + ubjson_width(m);
 }
 
 /// Stores a string length or container count: always with its marker.
@@ -185,6 +205,25 @@ std::uint8_t ubjson_common_type(const Json& container) noexcept {
         }
     }
     return same && ubjson_typable<BJData>(first) ? first : 0;
+}
+
+/// True for a string of at most 32 bytes, all ASCII: most keys and strings, settled here
+/// without the full UTF-8 validation (detail/utf8.hpp) that every other string gets.
+inline bool ubjson_short_ascii(const char* p, std::size_t n) noexcept {
+    if (n > 32) {
+        return false;
+    }
+    std::uint64_t bits = 0;
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, p + i, sizeof word);
+        bits |= word;
+    }
+    for (; i < n; ++i) {
+        bits |= static_cast<std::uint8_t>(p[i]);
+    }
+    return (bits & 0x8080808080808080ULL) == 0;
 }
 
 /// Collects small writes and hands them to the sink in chunks: one sink call per chunk
@@ -289,6 +328,12 @@ ndarray_view<Json> bjdata_classify(const Json& obj) {
     ndarray_view<Json> view;
     if (obj.size() != 3) {
         return view;
+    }
+    // cheap first: the three names are 11 bytes long and start with '_'
+    for (const auto& kv : obj.template get_ref<const typename Json::object_t&>()) {
+        if (kv.first.size() != 11 || kv.first[0] != '_') {
+            return view;
+        }
     }
     const auto type_it = obj.find("_ArrayType_");
     const auto size_it = obj.find("_ArraySize_");
@@ -451,8 +496,8 @@ public:
                 if (marked) {
                     buf[n++] = sizeof(float_t) == 4 ? 'd' : 'D';
                 }
-                n += BJData ? store_le(buf + n, d) : store_be(buf + n, d);
-                sink_.write(buf, n);
+                ubjson_store_bits<BJData>(buf + n, ubjson_float_bits(d), sizeof d);
+                sink_.write(buf, n + sizeof d);
                 return;
             }
             case Json::value_t::string:
@@ -507,7 +552,9 @@ private:
     // UBJSON Draft 12 and BJData Draft 2 "String": UTF-8 required; 3.11.2 copies any bytes
     // (invalid-utf8). Short strings go out with their header in one write.
     void write_text(std::uint8_t marker, const string_t& s, const char* what) {
-        require_utf8(s, what);
+        if (!ubjson_short_ascii(s.data(), s.size())) {
+            require_utf8(s, what);
+        }
         std::uint8_t buf[64];
         std::size_t n = 0;
         if (marker != 0) {
@@ -589,13 +636,11 @@ private:
         // the element holds (3.11.2 reads the double member of an integer: punned-float).
         for (const auto& v : view.data->template get_ref<const typename Json::array_t&>()) {
             std::uint8_t* q = out.room(8);
-            if (elem == 'd') {
-                out.commit(store_le(q, v.template get<float>()));
-            } else if (elem == 'D') {
-                out.commit(store_le(q, v.template get<double>()));
-            } else {
-                out.commit(ubjson_store_payload<true>(q, elem, bjdata_integer_bits(v)));
-            }
+            const std::uint64_t bits = elem == 'd'   ? ubjson_float_bits(v.template get<float>())
+                                       : elem == 'D' ? ubjson_float_bits(v.template get<double>())
+                                                     : bjdata_integer_bits(v);
+            ubjson_store_bits<true>(q, bits, ubjson_width(elem));
+            out.commit(ubjson_width(elem));
         }
         out.flush();
         return true;
