@@ -276,7 +276,7 @@ TEST(Bson, LeavesTheSamePrefixAsNlohmannWhenAWriteIsRefused) {
 }
 
 // Divergences: 3.11.2 writes these, but the bytes are invalid BSON or read back wrong
-// (known_divergences/bson.md); the measured 3.11.2 bytes are asserted so the entry stays true.
+// (KNOWN_DIVERGENCES.md, BSON); the measured 3.11.2 bytes are asserted so the entry stays true.
 TEST(Bson, RefusesInvalidUtf8WhereNlohmannCopiesTheBytes) {
     const json value{{"a", "\xff"}};
     expect_refusal(value, "type_error.316", "/a", false);

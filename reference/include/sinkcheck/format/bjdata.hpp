@@ -3,7 +3,7 @@
 // BJData is UBJSON Draft 12 made little-endian, with unsigned markers u m M in the integer
 // ladder, '$' restricted to fixed-size types, and packed ND-arrays; the writer lives in
 // format/ubjson.hpp, shared with UBJSON. This header only names BJData's entry points.
-// Divergences from 3.11.2: reference/known_divergences/bjdata.md.
+// Divergences from 3.11.2: reference/KNOWN_DIVERGENCES.md (BJData).
 #pragma once
 
 #include "sinkcheck/format/ubjson.hpp"

@@ -5,7 +5,7 @@
 // needs no length and usually no terminator. No nlohmann release writes BON8; where the
 // specification is ambiguous this encoder follows nlohmann/json's page
 // docs/mkdocs/docs/features/binary_formats/bon8.md, and each such choice is listed in
-// reference/known_divergences/bon8.md. Checked by hand-derived vectors and by the decoder in
+// reference/BON8_CHOICES.md. Checked by hand-derived vectors and by the decoder in
 // bon8_decoder.hpp.
 #pragma once
 
@@ -48,7 +48,7 @@ inline constexpr std::size_t bon8_max_counted = 4;
 /// forms each start where the shorter one ends (docs/BON8.md table: 40..3879, 3880..528167,
 /// 528168..67637031 and -11..-1930, -1931..-264074, -264075..-33818506). Ambiguity: older
 /// revisions of the table show the same bit layouts without these offsets; the offset form is
-/// the one the current table, HikoGUI and nlohmann's page use (known_divergences/bon8.md).
+/// the one the current table, HikoGUI and nlohmann's page use (BON8_CHOICES.md).
 inline constexpr std::int64_t bon8_pos2 = 40;
 inline constexpr std::int64_t bon8_pos3 = 3880;
 inline constexpr std::int64_t bon8_pos4 = 528168;

@@ -6,7 +6,7 @@
 // stores every document's size in pre-order (linear in the value; 3.11.2 re-sizes each document
 // once per enclosing level, quadratic in depth), and with encode_options::bson_patch_lengths a
 // placeholder is written and patched through the sink's seek(). Where 3.11.2 writes bytes that a
-// BSON reader rejects or silently misreads, this encoder throws: known_divergences/bson.md.
+// BSON reader rejects or silently misreads, this encoder throws: KNOWN_DIVERGENCES.md (BSON).
 #pragma once
 
 #include <charconv>
@@ -433,7 +433,7 @@ void encode_bson(const Json& j, Sink& sink, const encode_options& options = {}) 
     }
 }
 
-/// The known_divergences/bson.md id that applies to j ("invalid-utf8", "discarded-value",
+/// The KNOWN_DIVERGENCES.md id that applies to j ("invalid-utf8", "discarded-value",
 /// "bson-binary-subtype-truncated", "bson-binary-old-layout", "bson-length-overflow"), or nullptr
 /// when encode_bson writes or refuses exactly as 3.11.2 does. When several apply, the id of the
 /// error encode_bson throws (the first offending node in writing order).

@@ -5,7 +5,7 @@
 // only, binary32 only when the double survives the round trip, half precision only for NaN and
 // ±Inf, binary subtypes as a tag whose head is never shorter than two bytes. Where 3.11.2 writes
 // bytes that are not valid CBOR (text that is not UTF-8, a discarded value inside a counted
-// container) this encoder throws instead: reference/known_divergences/cbor.md.
+// container) this encoder throws instead: reference/KNOWN_DIVERGENCES.md (CBOR).
 #pragma once
 
 #include <cmath>
@@ -122,13 +122,23 @@ public:
     void close(frame_type&) noexcept {}
 
 private:
+    // Each width writes a constant number of bytes, so the sink's copy is a few moves rather than
+    // a call to memcpy with a run-time length.
     void head(std::uint8_t major, std::uint64_t n) {
+        std::uint8_t buf[9];
         if (n < 24) {
             sink_.write(static_cast<std::uint8_t>(major | n));
-            return;
+        } else if (n <= 0xff) {
+            buf[0] = static_cast<std::uint8_t>(major | 24);
+            buf[1] = static_cast<std::uint8_t>(n);
+            sink_.write(buf, 2);
+        } else if (n <= 0xffff) {
+            put_marker_be(sink_, static_cast<std::uint8_t>(major | 25), static_cast<std::uint16_t>(n));
+        } else if (n <= 0xffffffff) {
+            put_marker_be(sink_, static_cast<std::uint8_t>(major | 26), static_cast<std::uint32_t>(n));
+        } else {
+            put_marker_be(sink_, static_cast<std::uint8_t>(major | 27), n);
         }
-        std::uint8_t buf[9];
-        sink_.write(buf, cbor_store_head(buf, major, n));
     }
 
     void write_float(double d) {

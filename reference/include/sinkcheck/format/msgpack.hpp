@@ -5,7 +5,7 @@
 // only when the double survives the round trip (NaN and ±Inf keep their 64 bits), str8 for
 // 32..255 bytes, fixext for payloads of 1, 2, 4, 8 and 16 bytes. Where 3.11.2 writes bytes that do
 // not decode to the value (non-UTF-8 str, discarded values, a subtype cut to 8 bits, a length
-// that has no 32-bit field) this encoder throws instead: reference/known_divergences/msgpack.md.
+// that has no 32-bit field) this encoder throws instead: reference/KNOWN_DIVERGENCES.md (MessagePack).
 #pragma once
 
 #include <cstddef>

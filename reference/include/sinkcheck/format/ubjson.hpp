@@ -6,7 +6,7 @@
 // points). The output is byte for byte nlohmann 3.11.2's to_ubjson / to_bjdata with their
 // use_size / use_type options, quirks included (research/formats.md §4, §5). Where 3.11.2 writes
 // bytes that are invalid or do not decode to the value, this writer throws or writes valid bytes
-// instead: reference/known_divergences/ubjson.md and bjdata.md.
+// instead: reference/KNOWN_DIVERGENCES.md (UBJSON, BJData).
 #pragma once
 
 #include <charconv>
