@@ -89,7 +89,7 @@ inline std::uint64_t ubjson_float_bits(F f) noexcept {
 /// H: the decimal digits as a length-prefixed string (UBJSON Draft 12 "High-Precision"), what
 /// 3.11.2 writes for a number_unsigned above INT64_MAX. At most 22 bytes.
 inline std::size_t ubjson_store_digits(std::uint8_t* out, std::uint64_t n) noexcept {
-    char digits[20];
+    char digits[20] = {};  // zeroed: GCC 12 -O2 cannot see to_chars fill it (maybe-uninitialized)
     const auto len = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, n).ptr - digits);
     out[0] = 'i';
     out[1] = static_cast<std::uint8_t>(len);
