@@ -1,7 +1,7 @@
 // conformance/cli/commands.hpp — the `sinkcheck` command table and what the subcommands share.
 //
-// Every subcommand is a `command` object defined in its own .cpp; adding one is a declaration and
-// a row in command_table below. The helpers here keep the user-facing contract in one place:
+// Every subcommand is a `command` object defined in its own .cpp; adding one is one line in
+// SINKCHECK_CLI_COMMANDS below. The helpers here keep the user-facing contract in one place:
 // how input is read and decoded (with the place of any error), how values that JSON text cannot
 // hold are written as text, and which exit code each kind of failure gets (docs/cli.md).
 #pragma once
@@ -76,15 +76,23 @@ struct command {
 };
 
 // ---- the command table ----------------------------------------------------------------------
-extern const command encode_command;
-extern const command decode_command;
-extern const command check_command;
-extern const command formats_command;
-extern const command sinks_command;
+// One X(name) per subcommand, in `sinkcheck --help` order; adding a subcommand is one line here
+// plus the object `const command name_command` in namespace sinkcheck::cli, in its own source.
+#define SINKCHECK_CLI_COMMANDS(X) \
+    X(encode)                     \
+    X(decode)                     \
+    X(check)                      \
+    X(formats)                    \
+    X(sinks)                      \
+    X(conform)
 
-inline const command* const command_table[] = {
-    &encode_command, &decode_command, &check_command, &formats_command, &sinks_command,
-};
+#define SINKCHECK_CLI_DECLARE(name) extern const command name##_command;
+SINKCHECK_CLI_COMMANDS(SINKCHECK_CLI_DECLARE)
+#undef SINKCHECK_CLI_DECLARE
+
+#define SINKCHECK_CLI_ROW(name) &name##_command,
+inline const command* const command_table[] = {SINKCHECK_CLI_COMMANDS(SINKCHECK_CLI_ROW)};
+#undef SINKCHECK_CLI_ROW
 
 // ---- input -----------------------------------------------------------------------------------
 
@@ -112,6 +120,9 @@ format parse_target_format(const std::string& name);
 /// UBJSON, BJData and BSON, sinkcheck's own decoder reads BON8. Throws input_error naming the
 /// place: `NAME:line:column: ...` for text, `NAME: byte N: ...` (N from 0) for binary.
 json decode_input(const input& in, std::optional<format> from);
+
+/// Levels of nesting in v (a scalar: 0), without recursion.
+std::size_t nesting_depth(const json& v);
 
 /// --use-size / --use-type from the command line; use_type alone is a usage error.
 encode_options encoder_options(const arguments& args);

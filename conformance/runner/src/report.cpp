@@ -48,6 +48,13 @@ std::map<std::string, std::size_t> difference_counts(const run_summary& s) {
     return m;
 }
 
+std::string rate_text(const run_summary& s) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f vectors/s once the corpus is loaded",
+                  s.encode_seconds > 0 ? static_cast<double>(s.results.size()) / s.encode_seconds : 0.0);
+    return buf;
+}
+
 std::string counts_line(const run_summary& s) {
     std::string out;
     for (result r : all_results) {
@@ -58,7 +65,7 @@ std::string counts_line(const run_summary& s) {
 }
 
 std::string verdict_line(const run_summary& s) {
-    std::string out = s.conforms() ? "CONFORMS" : "DOES NOT CONFORM";
+    std::string out = s.conforms() ? "CONFORMS" : s.unsupported == s.results.size() ? "NOTHING CHECKED" : "DOES NOT CONFORM";
     out += " at level " + std::string(level_name(s.options.level)) + ": " + std::to_string(s.failures) + " failing, " +
            std::to_string(s.expected_failures) + " expected failures, " + std::to_string(s.unexpected_passes) +
            " unexpected passes, " + std::to_string(s.unsupported) + " unsupported";
@@ -82,7 +89,7 @@ std::string indent(const std::string& text, const std::string& pad) {
 std::string text_report(const run_summary& s) {
     std::string out = "sinkcheck conform: " + std::string(format_name(s.options.fmt)) + ", level " +
                       level_name(s.options.level) + "\nencoder: " + s.encoder_description + "\nvectors: " +
-                      std::to_string(s.results.size()) + " in " + seconds_text(s.seconds) + " s\n\n";
+                      std::to_string(s.results.size()) + " in " + seconds_text(s.seconds) + " s (" + rate_text(s) + ")\n\n";
     for (const vector_result& r : s.results) {
         if (!needs_detail(r)) continue;
         const test_vector& v = *r.vector;
@@ -117,6 +124,7 @@ std::string json_report(const run_summary& s) {
     doc["level"] = level_name(s.options.level);
     doc["encoder"] = s.encoder_description;
     doc["seconds"] = s.seconds;
+    doc["encode_seconds"] = s.encode_seconds;
     json counts = json::object();
     for (result r : all_results) counts[result_name(r)] = s.counts[at(r)];
     doc["counts"] = counts;

@@ -101,22 +101,36 @@ std::string annotated_window(format f, const std::vector<std::uint8_t>& b, std::
 }
 
 /// A name for how two encodings of one value differ, from their first differing items.
-std::string difference_class(const decoded& expect, const decoded& actual) {
+std::string difference_class(const test_vector& v, const decoded& expect, const decoded& actual) {
+    auto has = [](const std::string& s, const char* w) { return s.find(w) != std::string::npos; };
+    // An integer literal beyond 64 bits: nlohmann's model holds a double, others the integer.
+    const std::string& text = v.input_text;
+    const bool literal_integer = v.input.value.is_number_float() && !text.empty() &&
+                                 text.find_first_not_of("0123456789", text[0] == '-' ? 1 : 0) == std::string::npos;
     std::size_t i = 0;
-    while (i < expect.lines.size() && i < actual.lines.size() && expect.lines[i].text == actual.lines[i].text) ++i;
+    while (i < expect.lines.size() && i < actual.lines.size() && expect.lines[i].text == actual.lines[i].text &&
+           expect.lines[i].length == actual.lines[i].length) {
+        ++i;
+    }
     if (i >= expect.lines.size() || i >= actual.lines.size()) return "length or structure";
     const std::string& e = expect.lines[i].text;
     const std::string& a = actual.lines[i].text;
-    auto has = [](const std::string& s, const char* w) { return s.find(w) != std::string::npos; };
-    auto is_float = [&](const std::string& s) {
-        return has(s, "float") || has(s, "double ") || has(s, "binary32") || has(s, "binary64") || s == "+0.0" || s == "-1.0" || s == "+1.0";
+    if (e == a) {
+        // Same item, a head of another width.
+        if (has(e, "tag")) return "tag head width";
+        return "head width";
+    }
+    auto is_float = [&](const std::string& t) {
+        return has(t, "float") || has(t, "double ") || has(t, "binary32") || has(t, "binary64") || t == "+0.0" || t == "-1.0" ||
+               t == "+1.0";
     };
-    auto is_int = [&](const std::string& s) {
-        return has(s, "unsigned ") || has(s, "negative ") || has(s, "fixint") || has(s, "uint ") || has(s, "int ") ||
-               has(s, "int32") || has(s, "int64") || has(s, "integer");
+    auto is_int = [&](const std::string& t) {
+        return has(t, "unsigned ") || has(t, "negative ") || has(t, "fixint") || has(t, "uint ") || has(t, "int ") ||
+               has(t, "int32") || has(t, "int64") || has(t, "integer");
     };
     if (has(e, "key") && has(a, "key")) return "key order";
     if (is_float(e) && is_float(a)) return "float width";
+    if (literal_integer) return "integer beyond 64 bits";
     if (is_float(e) && is_int(a)) return "integer packing of whole doubles";
     if (is_int(e) && is_int(a)) return "integer width";
     if (has(e, "tag") || has(a, "tag")) return "tag encoding";
@@ -162,11 +176,13 @@ vector_result classify(const test_vector& v, run_level level, const encode_outco
             if (!v.negative()) {
                 r.verdict = result::fail;
                 r.detail = "refused a valid value: " + o.message;
+                r.difference = "refuses a valid value";
                 return r;
             }
             if (const std::string c = category_in(o.message); !c.empty() && c != v.error) {
                 r.verdict = result::fail;
                 r.detail = "refused with " + c + ", expected " + v.error + ": " + o.message;
+                r.difference = "refuses for another reason";
                 return r;
             }
             r.verdict = result::refused_correctly;
@@ -178,6 +194,7 @@ vector_result classify(const test_vector& v, run_level level, const encode_outco
     if (v.negative()) {
         r.verdict = result::fail;
         r.detail = "wrote " + std::to_string(o.bytes.size()) + " bytes for a value it must refuse (" + v.error + ")";
+        r.difference = "writes a value it must refuse";
         if (o.bytes.size() <= 64) r.detail += ": " + to_hex(o.bytes);
         return r;
     }
@@ -203,7 +220,7 @@ vector_result classify(const test_vector& v, run_level level, const encode_outco
             r.success = !r.strict;
             r.detail = "matches listed alternative " + std::to_string(i + 1) + " (differs from the expected bytes at byte " +
                        std::to_string(at) + ")";
-            r.difference = difference_class(de, da);
+            r.difference = difference_class(v, de, da);
             return r;
         }
     }
@@ -213,7 +230,7 @@ vector_result classify(const test_vector& v, run_level level, const encode_outco
         r.verdict = result::pass_equivalent;
         r.success = !r.strict;
         r.detail = "different bytes (from byte " + std::to_string(at) + "), same value (decoded by " + va.how + ")";
-        r.difference = difference_class(de, da);
+        r.difference = difference_class(v, de, da);
         return r;
     }
     r.verdict = result::fail;
@@ -222,7 +239,7 @@ vector_result classify(const test_vector& v, run_level level, const encode_outco
         r.difference = "malformed output";
     } else {
         r.detail = "differs at byte " + std::to_string(at) + " and decodes to a different value: " + render_value(va.value, 120);
-        r.difference = difference_class(de, da);
+        r.difference = difference_class(v, de, da);
     }
     return r;
 }
@@ -304,6 +321,9 @@ run_summary run_conformance(const conform_options& options, encoder_factory& fac
         }
         s.vectors.push_back(std::move(v));
     }
+    if (s.vectors.empty()) {
+        throw conform_error("no " + std::string(format_name(options.fmt)) + " vector matches the level and filters");
+    }
     if (options.level == run_level::canonical && !any_canonical) {
         throw conform_error(std::string(format_name(options.fmt)) +
                             " defines no canonical encoding; use --level exact or --level equivalent");
@@ -330,10 +350,12 @@ run_summary run_conformance(const conform_options& options, encoder_factory& fac
             s.results[i] = classify(v, options.level, o);
         }
     };
+    const auto t1 = std::chrono::steady_clock::now();
     std::vector<std::thread> threads;
     for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work);
     work();
     for (std::thread& t : threads) t.join();
+    s.encode_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
 
     for (vector_result& r : s.results) {
         ++s.counts[index_of(r.verdict)];

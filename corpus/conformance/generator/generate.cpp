@@ -811,12 +811,18 @@ void add_cbor(vector_file& f) {
     f.section("integers: every head width of major types 0 and 1");
     for (const std::string& lit : integer_catalogue) f.add("int/" + lit, lit, cbor_int_rule(lit), rfc_cbor);
     f.add("int/minus-zero", "-0", "the integer -0 is 0 (major type 0)", rfc_cbor);
-    f.section("integers beyond 64 bits (doubles in nlohmann's model)");
+    f.section("integers beyond 64 bits (doubles in nlohmann's model; the integer itself is an alternative)");
+    // The integer as RFC 8949 writes it: a bignum (§3.4.3), or major type 1 while -1-n fits 64 bits.
+    const std::map<std::string, std::string> integer_forms = {{"18446744073709551616", "c249010000000000000000"},
+                                                              {"-9223372036854775809", "3b8000000000000000"},
+                                                              {"-18446744073709551616", "3bffffffffffffffff"},
+                                                              {"-18446744073709551617", "c349010000000000000000"}};
     for (const std::string& lit : big_integer_catalogue) {
         entry& e = f.add("bigint/" + lit, lit, "an integer literal beyond 64 bits is held as the nearest double",
-                         "nlohmann 3.11.2 quirk: integers outside int64/uint64 parse as doubles (formats.md §1)");
+                         "nlohmann 3.11.2 quirk: integers outside int64/uint64 parse as doubles (formats.md §1); RFC 8949 §3.4.3");
         e.level = "equivalent";
         e.hand = conform::to_hex(sinkcheck::oracle_encode(format::cbor, parse(lit)));
+        e.alts.push_back(integer_forms.at(lit));
     }
 
     f.section("floats: binary32 when exact, binary64 otherwise; NaN and infinities as binary16");

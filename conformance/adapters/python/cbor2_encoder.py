@@ -1,0 +1,52 @@
+#!/usr/bin/python3
+"""python3-cbor2 (Debian 5.4.6) as a sinkcheck conformance encoder, CBOR only.
+
+    sinkcheck conform --format cbor --mode batch --encoder '/usr/bin/python3 cbor2_encoder.py'
+    ... --level canonical --encoder '/usr/bin/python3 cbor2_encoder.py --canonical'
+
+Writes what a typical program writes: cbor2.dumps(value), or dumps(value, canonical=True) with
+--canonical. A binary subtype becomes a CBORTag over the bytes (how nlohmann's model maps
+subtypes to CBOR). Discarded values have no Python counterpart and are declared unsupported.
+"""
+
+import sys
+
+import cbor2
+
+from sinkcheck_protocol import DISCARDED, Binary, Unsupported, serve
+
+CANONICAL = "--canonical" in sys.argv[1:]
+
+
+def to_cbor2(value):
+    # Iterative conversion: the corpus nests 1,000 deep and more.
+    if isinstance(value, Binary):
+        return cbor2.CBORTag(value.subtype, value.data)
+    if value is DISCARDED:
+        raise Unsupported("a discarded value has no Python counterpart")
+    if not isinstance(value, (list, dict)):
+        return value
+    root = [value]
+    todo = [(root, 0)]
+    while todo:
+        container, key = todo.pop()
+        v = container[key]
+        if isinstance(v, Binary):
+            container[key] = cbor2.CBORTag(v.subtype, v.data)
+        elif v is DISCARDED:
+            raise Unsupported("a discarded value has no Python counterpart")
+        elif isinstance(v, list):
+            todo.extend((v, i) for i in range(len(v)))
+        elif isinstance(v, dict):
+            todo.extend((v, k) for k in v)
+    return root[0]
+
+
+def encode(value, fmt, use_size, use_type):
+    if fmt != "cbor":
+        raise Unsupported("cbor2 writes CBOR only")
+    return cbor2.dumps(to_cbor2(value), canonical=CANONICAL)
+
+
+if __name__ == "__main__":
+    sys.exit(serve(encode))

@@ -1,0 +1,239 @@
+"""The encoder side of the sinkcheck conformance protocol, for encoders written in Python.
+
+An adapter is one function, encode(value, fmt, use_size, use_type) -> bytes, handed to serve().
+It raises Unsupported to declare a value, option or format unsupported; any other exception is a
+refusal. serve() speaks both modes of docs/conformance.md: per-vector (the request in the
+environment and on stdin, the answer on stdout and in the exit status) and batch (length-prefixed
+frames on stdin and stdout, selected by SINKCHECK_MODE=batch).
+
+Values arrive in the value notation of corpus/conformance/README.md and become Python values:
+dicts keep the order the vector wrote its keys in, integers of any size stay ints, binary is
+bytes (or Binary when it has a subtype), a string holding bytes that are not UTF-8 decodes with
+surrogateescape (so encoding it raises, as it should), and discarded becomes DISCARDED.
+"""
+
+import json
+import os
+import re
+import struct
+import sys
+
+__all__ = ["Binary", "DISCARDED", "Unsupported", "parse_value", "serve"]
+
+
+class Unsupported(Exception):
+    """The encoder does not support this value, option or format."""
+
+
+class Binary:
+    """A byte string with a subtype (a CBOR tag, a MessagePack ext type, a BSON subtype)."""
+
+    __slots__ = ("data", "subtype")
+
+    def __init__(self, data, subtype):
+        self.data = data
+        self.subtype = subtype
+
+    def __repr__(self):
+        return "Binary(%r, %d)" % (self.data, self.subtype)
+
+
+class _Discarded:
+    def __repr__(self):
+        return "DISCARDED"
+
+
+DISCARDED = _Discarded()
+
+_TOKEN = re.compile(
+    r"""\s*(?:
+      (?P<punct>[\[\]{},:])
+    | (?P<string>"(?:[^"\\]|\\.)*")
+    | (?P<f64>f64'(?P<bits>[0-9a-fA-F]{16})')
+    | (?P<binary>h'(?P<hex>[0-9a-fA-F]*)'(?:\#(?P<subtype>[0-9]+))?)
+    | (?P<word>-?NaN|-?Infinity|true|false|null|discarded)
+    | (?P<number>-?(?:0|[1-9][0-9]*)(?P<frac>\.[0-9]+)?(?P<exp>[eE][+-]?[0-9]+)?)
+    )""",
+    re.VERBOSE,
+)
+
+_WORDS = {
+    "true": True,
+    "false": False,
+    "null": None,
+    "NaN": float("nan"),
+    "-NaN": -float("nan"),
+    "Infinity": float("inf"),
+    "-Infinity": -float("inf"),
+    "discarded": DISCARDED,
+}
+
+_ESCAPES = {'"': b'"', "\\": b"\\", "/": b"/", "b": b"\b", "f": b"\f", "n": b"\n", "r": b"\r", "t": b"\t"}
+
+
+def _string(token):
+    if "\\x" not in token:
+        return json.loads(token)
+    # \xHH stands for a raw byte: build the bytes, then decode keeping invalid ones escaped.
+    out = bytearray()
+    body = token[1:-1]
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c != "\\":
+            j = body.find("\\", i)
+            j = len(body) if j < 0 else j
+            out += body[i:j].encode("utf-8")
+            i = j
+            continue
+        e = body[i + 1]
+        if e == "x":
+            out.append(int(body[i + 2 : i + 4], 16))
+            i += 4
+        elif e == "u":
+            cp = int(body[i + 2 : i + 6], 16)
+            i += 6
+            if 0xD800 <= cp <= 0xDBFF and body[i : i + 2] == "\\u":
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (int(body[i + 2 : i + 6], 16) - 0xDC00)
+                i += 6
+            out += chr(cp).encode("utf-8")
+        else:
+            out += _ESCAPES[e]
+            i += 2
+    return out.decode("utf-8", "surrogateescape")
+
+
+def parse_value(text):
+    """Parses one value in wire notation, without recursion (values may nest 100,000 deep)."""
+    stack = []  # [container, pending key or None]
+    root = None
+    have_root = False
+    expect_key = False
+    pos = 0
+    end = len(text)
+    while True:
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            if text[pos:].strip() == "" and have_root and not stack:
+                return root
+            raise ValueError("value notation: unexpected text at byte %d" % pos)
+        pos = m.end()
+        kind = m.lastgroup
+        if kind == "punct":
+            p = m.group("punct")
+            if p in "[{":
+                value = [] if p == "[" else {}
+            elif p in "]}":
+                stack.pop()
+                expect_key = False
+                if not stack:
+                    if text[pos:].strip():
+                        raise ValueError("value notation: text after the value at byte %d" % pos)
+                    return root
+                continue
+            elif p == ",":
+                expect_key = isinstance(stack[-1][0], dict)
+                continue
+            else:  # ':'
+                continue
+        elif kind == "string":
+            value = _string(m.group("string"))
+            if expect_key:
+                stack[-1][1] = value
+                expect_key = False
+                continue
+        elif kind == "f64":
+            value = struct.unpack(">d", bytes.fromhex(m.group("bits")))[0]
+        elif kind == "binary":
+            data = bytes.fromhex(m.group("hex"))
+            sub = m.group("subtype")
+            value = data if sub is None else Binary(data, int(sub))
+        elif kind == "word":
+            value = _WORDS[m.group("word")]
+        else:
+            n = m.group("number")
+            value = float(n) if (m.group("frac") or m.group("exp")) else int(n)
+        # Place the value.
+        if stack:
+            container, key = stack[-1]
+            if isinstance(container, list):
+                container.append(value)
+            else:
+                container[key] = value
+        else:
+            root = value
+            have_root = True
+        if isinstance(value, (list, dict)):
+            stack.append([value, None])
+            expect_key = isinstance(value, dict)
+        elif not stack:
+            if text[pos:].strip():
+                raise ValueError("value notation: text after the value at byte %d" % pos)
+            return root
+        if pos >= end and stack:
+            raise ValueError("value notation: the text ends inside a container")
+
+
+def _answer(encode, fmt, use_size, use_type, text, plain):
+    """(status, payload): 0 encoded, 1 refused, 2 unsupported."""
+    try:
+        # Plain JSON (no extension in the text) goes through the C parser of the json module.
+        value = json.loads(text) if plain else parse_value(text)
+    except Exception as e:  # a value this adapter cannot read is its own limitation
+        return 2, ("cannot read the value: %s" % e).encode("utf-8", "replace")
+    try:
+        return 0, bytes(encode(value, fmt, use_size, use_type))
+    except Unsupported as e:
+        return 2, str(e).encode("utf-8", "replace")
+    except Exception as e:
+        return 1, ("%s: %s" % (type(e).__name__, e)).encode("utf-8", "replace")
+
+
+def _serve_batch(encode):
+    stdin = sys.stdin.buffer
+    stdout = sys.stdout.buffer
+    while True:
+        head = stdin.read(4)
+        if len(head) < 4:
+            return 0
+        (n,) = struct.unpack(">I", head)
+        payload = stdin.read(n)
+        header, _, text = payload.partition(b"\n\n")
+        fields = dict(line.split(b"=", 1) for line in header.split(b"\n") if b"=" in line)
+        status, body = _answer(
+            encode,
+            fields.get(b"format", b"").decode(),
+            fields.get(b"use_size") == b"1",
+            fields.get(b"use_type") == b"1",
+            text.decode("utf-8"),
+            fields.get(b"plain") == b"1",
+        )
+        stdout.write(struct.pack(">BI", status, len(body)))
+        stdout.write(body)
+        stdout.flush()
+
+
+def _serve_one(encode):
+    text = sys.stdin.buffer.read().decode("utf-8")
+    status, body = _answer(
+        encode,
+        os.environ.get("SINKCHECK_FORMAT", ""),
+        os.environ.get("SINKCHECK_USE_SIZE") == "1",
+        os.environ.get("SINKCHECK_USE_TYPE") == "1",
+        text,
+        os.environ.get("SINKCHECK_INPUT_PLAIN") == "1",
+    )
+    if status == 0:
+        sys.stdout.buffer.write(body)
+        sys.stdout.buffer.flush()
+        return 0
+    sys.stderr.write(body.decode("utf-8", "replace") + "\n")
+    return 1 if status == 1 else 77
+
+
+def serve(encode):
+    """Runs the protocol on stdin/stdout; returns the exit status."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 250000))  # encoders may recurse on deep values
+    if os.environ.get("SINKCHECK_MODE") == "batch":
+        return _serve_batch(encode)
+    return _serve_one(encode)
