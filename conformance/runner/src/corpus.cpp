@@ -383,8 +383,8 @@ std::vector<test_vector> parse_vectors(const std::string& file, std::string_view
             const std::string cat = e.substr(0, dot);
             const bool digits = dot != std::string::npos && dot + 1 < e.size() &&
                                 e.find_first_not_of("0123456789", dot + 1) == std::string::npos;
-            if ((cat != "type_error" && cat != "out_of_range") || !digits) {
-                bad("error is '<type_error|out_of_range>.<id>', e.g. type_error.316");
+            if (e != "invalid_argument" && ((cat != "type_error" && cat != "out_of_range") || !digits)) {
+                bad("error is '<type_error|out_of_range>.<id>' (e.g. type_error.316) or invalid_argument");
             }
             v.error = e;
         } else if (key == "rule") {

@@ -142,6 +142,10 @@ served serve_reference(const protocol::request& r) {
     } catch (const encode_error& e) {
         s.what = served::kind::refused;
         s.message = e.what();
+    } catch (const std::invalid_argument& e) {
+        // Options the reference refuses before looking at the value (use_type without use_size).
+        s.what = served::kind::refused;
+        s.message = std::string("invalid_argument: ") + e.what();
     }
     return s;
 }

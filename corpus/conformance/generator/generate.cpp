@@ -1143,6 +1143,46 @@ void add_ubjson_family(vector_file& f, bool bjdata) {
               "an unknown _ArrayType_ makes it an ordinary object", "nlohmann 3.11.2 write_bjdata_ndarray (formats.md §5)");
         f.add("ndarray-not/size-mismatch", "{\"_ArrayType_\":\"uint8\",\"_ArraySize_\":[3],\"_ArrayData_\":[1,2]}",
               "data length differing from the size product makes it an ordinary object", "nlohmann 3.11.2 write_bjdata_ndarray (formats.md §5)");
+
+        f.section("ND-arrays whose data 3.11.2 writes wrong (recorded divergences)");
+        // Integer data under a float type: the number converted, not its bits reinterpreted.
+        const std::string punned = "{\"_ArrayType_\":\"double\",\"_ArraySize_\":[1],\"_ArrayData_\":[1]}";
+        const char* punned_source = "sinkcheck divergence bjdata-ndarray-punned-float (3.11.2 writes the integer's bits: 1 as 5e-324); "
+                                    "BJData Draft 2, optimized N-D array";
+        entry& p1 = f.add("ndarray-divergent/integer-as-double", punned, "integer data of a double ND-array are written as 1.0", punned_source);
+        p1.hand = "5b2444 23 5b69015d 000000000000f03f";
+        p1.divergence = "bjdata-ndarray-punned-float";
+        entry& p2 = f.add("ndarray-divergent/integer-as-double/use_size-use_type", punned,
+                          "the same with a typed, counted size array", punned_source);
+        p2.options = "use_size use_type";
+        p2.hand = "5b2444 23 5b2469236901 01 000000000000f03f";
+        p2.divergence = "bjdata-ndarray-punned-float";
+        entry& p3 = f.add("ndarray-divergent/integer-as-single", "{\"_ArrayType_\":\"single\",\"_ArraySize_\":[2],\"_ArrayData_\":[1,-1]}",
+                          "integer data of a single ND-array are written as 1.0f, -1.0f", punned_source);
+        p3.hand = "5b2464 23 5b69025d 0000803f 000080bf";
+        p3.divergence = "bjdata-ndarray-punned-float";
+        // Data that do not fit the type: the object is written as an ordinary object.
+        struct invalid_nd {
+            std::string name, input, rule, hand;
+        };
+        auto key = [](const std::string& k) { return "69" + be(k.size(), 1) + hexs(bytes(k.begin(), k.end())); };
+        const std::string data = key("_ArrayData_"), size = key("_ArraySize_"), type = key("_ArrayType_");
+        const std::vector<invalid_nd> invalid = {
+            {"uint8-300", "{\"_ArrayType_\":\"uint8\",\"_ArraySize_\":[1],\"_ArrayData_\":[300]}",
+             "300 does not fit uint8 (3.11.2 writes 2c, which reads back as 44)",
+             "7b " + data + " 5b 492c01 5d " + size + " 5b 6901 5d " + type + " 5369 05 " + hexs(bytes{'u', 'i', 'n', 't', '8'}) + " 7d"},
+            {"int8-1.5", "{\"_ArrayType_\":\"int8\",\"_ArraySize_\":[1],\"_ArrayData_\":[1.5]}",
+             "1.5 is not an int8 (3.11.2 writes the low byte of the double's bits)",
+             "7b " + data + " 5b 44000000000000f83f 5d " + size + " 5b 6901 5d " + type + " 5369 04 " + hexs(bytes{'i', 'n', 't', '8'}) + " 7d"},
+            {"char-200", "{\"_ArrayType_\":\"char\",\"_ArraySize_\":[1],\"_ArrayData_\":[200]}",
+             "a char is at most 127 (3.11.2 writes c8, which its own reader rejects)",
+             "7b " + data + " 5b 55c8 5d " + size + " 5b 6901 5d " + type + " 5369 04 " + hexs(bytes{'c', 'h', 'a', 'r'}) + " 7d"}};
+        for (const invalid_nd& n : invalid) {
+            entry& e = f.add("ndarray-divergent/" + n.name, n.input, n.rule + "; written as an ordinary object",
+                             "sinkcheck divergence bjdata-ndarray-invalid; BJData Draft 2, optimized N-D array, numeric ranges");
+            e.hand = n.hand;
+            e.divergence = "bjdata-ndarray-invalid";
+        }
     }
 
     f.section("refused");
@@ -1153,6 +1193,15 @@ void add_ubjson_family(vector_file& f, bool bjdata) {
     f.refuse("refuse/invalid-utf8-in-array", "[\"a\",\"\\xf8\\x88\\x80\\x80\\x80\"]", "type_error.316", "a 5-byte form is not UTF-8", div_utf8).divergence = "invalid-utf8";
     f.refuse("refuse/discarded", "discarded", "type_error.901", "a discarded value has no encoding",
              "sinkcheck divergence discarded-value (3.11.2 writes nothing)").divergence = "discarded-value";
+    for (const char* input : {"[1,2]", "1"}) {
+        entry& t = f.refuse(std::string("refuse/type-without-size/") + (input[0] == '[' ? "array" : "scalar"), input, "invalid_argument",
+                            "use_type without use_size is refused for every value: a '$' type needs a '#' count",
+                            std::string("sinkcheck divergence ubjson-type-without-size (3.11.2 asserts); ") +
+                                (bjdata ? "BJData Draft 2, optimized format: a type cannot be specified alone"
+                                        : "UBJSON Draft 12, optimized format: if a type is specified, a count must be too"));
+        t.options = "use_type";
+        t.divergence = "ubjson-type-without-size";
+    }
     entry& dc = f.refuse("refuse/discarded-counted", "[1,discarded]", "type_error.901", "a discarded element would corrupt the count",
                          "sinkcheck divergence discarded-value (3.11.2 writes [#i\\x02 and one element)");
     dc.options = "use_size";
@@ -1233,6 +1282,12 @@ void add_bson(vector_file& f) {
                  "the binary subtype is one byte", "sinkcheck divergence: 3.11.2 writes the low 8 bits; bsonspec.org binary subtype")
             .divergence = "bson-binary-subtype-truncated";
     }
+    f.refuse("refuse/binary-old-without-count", wrap("h'0102'#2"), "type_error.904",
+             "subtype 2 (Binary, old) data must start with the int32 count of the bytes after it",
+             "sinkcheck divergence bson-binary-old-layout (3.11.2 writes invalid BSON); bsonspec.org binary subtype 2")
+        .divergence = "bson-binary-old-layout";
+    f.add("binary/old-with-count", wrap("h'020000000102'#2"), "subtype 2 data that carry their own int32 count are written as they are",
+          "bsonspec.org binary subtype 2; nlohmann 3.11.2");
     f.refuse("refuse/invalid-utf8-string", wrap("\"\\xff\""), "type_error.316", "a string must be valid UTF-8",
              "sinkcheck divergence invalid-utf8; bsonspec.org string (UTF-8)").divergence = "invalid-utf8";
     f.refuse("refuse/invalid-utf8-key", "{\"\\xff\":1}", "type_error.316", "a key must be valid UTF-8",
