@@ -3,25 +3,35 @@
 
     sinkcheck conform --format cbor --mode batch --encoder '/usr/bin/python3 cbor2_encoder.py'
     ... --level canonical --encoder '/usr/bin/python3 cbor2_encoder.py --canonical'
+    ... --level canonical --encoder '/usr/bin/python3 cbor2_encoder.py --canonical-pure'
 
 Writes what a typical program writes: cbor2.dumps(value), or dumps(value, canonical=True) with
---canonical. A binary subtype becomes a CBORTag over the bytes (how nlohmann's model maps
-subtypes to CBOR). Discarded values have no Python counterpart and are declared unsupported.
+--canonical (the C extension). --canonical-pure uses cbor2's pure-Python CBOREncoder with
+canonical=True instead, which does not share the C extension's half-float bug (formats.md §2)
+and is the independent check on the corpus's canonical CBOR bytes. A binary subtype becomes a
+CBORTag over the bytes (how nlohmann's model maps subtypes to CBOR). Discarded values have no
+Python counterpart and are declared unsupported.
 """
 
+import io
 import sys
 
 import cbor2
+import cbor2.encoder
+import cbor2.types
 
 from sinkcheck_protocol import DISCARDED, Binary, Unsupported, serve
 
 CANONICAL = "--canonical" in sys.argv[1:]
+PURE = "--canonical-pure" in sys.argv[1:]
+# The pure-Python encoder knows only the pure-Python tag type.
+Tag = cbor2.types.CBORTag if PURE else cbor2.CBORTag
 
 
 def to_cbor2(value):
     # Iterative conversion: the corpus nests 1,000 deep and more.
     if isinstance(value, Binary):
-        return cbor2.CBORTag(value.subtype, value.data)
+        return Tag(value.subtype, value.data)
     if value is DISCARDED:
         raise Unsupported("a discarded value has no Python counterpart")
     if not isinstance(value, (list, dict)):
@@ -32,7 +42,7 @@ def to_cbor2(value):
         container, key = todo.pop()
         v = container[key]
         if isinstance(v, Binary):
-            container[key] = cbor2.CBORTag(v.subtype, v.data)
+            container[key] = Tag(v.subtype, v.data)
         elif v is DISCARDED:
             raise Unsupported("a discarded value has no Python counterpart")
         elif isinstance(v, list):
@@ -45,6 +55,10 @@ def to_cbor2(value):
 def encode(value, fmt, use_size, use_type):
     if fmt != "cbor":
         raise Unsupported("cbor2 writes CBOR only")
+    if PURE:
+        out = io.BytesIO()
+        cbor2.encoder.CBOREncoder(out, canonical=True).encode(to_cbor2(value))
+        return out.getvalue()
     return cbor2.dumps(to_cbor2(value), canonical=CANONICAL)
 
 
