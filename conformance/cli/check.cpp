@@ -52,23 +52,6 @@ constexpr std::size_t check_windows[] = {1, 7, 64, 4096, 65536, unlimited_window
 /// with the square of the depth (20,000 levels take 11 s). Deeper values skip that oracle run.
 constexpr std::size_t bson_oracle_max_depth = 4096;
 
-/// Levels of nesting in v (a scalar: 0), without recursion.
-std::size_t nesting_depth(const json& v) {
-    std::size_t deepest = 0;
-    std::vector<std::pair<const json*, std::size_t>> todo{{&v, 0}};
-    while (!todo.empty()) {
-        const auto [node, depth] = todo.back();
-        todo.pop_back();
-        if (node->is_array() || node->is_object()) {
-            deepest = std::max(deepest, depth + 1);
-            for (const json& child : *node) {
-                todo.emplace_back(&child, depth + 1);
-            }
-        }
-    }
-    return deepest;
-}
-
 /// What one encoding produced: bytes, or the refusal of the encoder.
 struct outcome {
     std::vector<std::uint8_t> bytes;

@@ -5,6 +5,7 @@
 // the handler stops at max_input_depth (the readers of 3.11.2 recurse once per level) and at a
 // value count no honest input of that size needs (a UBJSON `[$Z#L...` holds 2^63 nulls in 13
 // bytes), and it records the reader's byte position, which is turned into line and column here.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -212,11 +213,17 @@ json decode_text(const input& in, value_builder& builder) {
 
 json decode_binary(const input& in, format f, value_builder& builder) {
     if (f == format::bon8) {
+        json value;
         try {
-            return decode_bon8<json>(in.bytes.data(), in.bytes.size());
+            value = decode_bon8<json>(in.bytes.data(), in.bytes.size());
         } catch (const decode_error& e) {
             throw input_error(in.name + ": byte " + std::to_string(e.offset()) + ": " + e.message());
         }
+        // the BON8 decoder does not recurse and has no limit; the oracle and check do recurse
+        if (nesting_depth(value) > max_input_depth) {
+            throw input_error(in.name + ": nesting deeper than " + std::to_string(max_input_depth) + " levels");
+        }
+        return value;
     }
     // the reader is used directly because only it takes the CBOR tag handler through SAX
     auto adapter = nlohmann::detail::input_adapter(in.bytes.data(), in.bytes.data() + in.bytes.size());
@@ -234,6 +241,22 @@ json decode_binary(const input& in, format f, value_builder& builder) {
 }
 
 }  // namespace
+
+std::size_t nesting_depth(const json& v) {
+    std::size_t deepest = 0;
+    std::vector<std::pair<const json*, std::size_t>> todo{{&v, 0}};
+    while (!todo.empty()) {
+        const auto [node, depth] = todo.back();
+        todo.pop_back();
+        if (node->is_array() || node->is_object()) {
+            deepest = std::max(deepest, depth + 1);
+            for (const json& child : *node) {
+                todo.emplace_back(&child, depth + 1);
+            }
+        }
+    }
+    return deepest;
+}
 
 json decode_input(const input& in, std::optional<format> from) {
     // every value costs at least one byte except in UBJSON's marker-only typed arrays
