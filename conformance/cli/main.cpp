@@ -43,6 +43,15 @@ void print_tool_usage(std::FILE* out) {
     std::fputs(text.c_str(), out);
 }
 
+/// A command's usage text, ending with a newline whether or not the text does.
+void print_usage(const command& c) {
+    std::string text(c.usage);
+    if (text.empty() || text.back() != '\n') {
+        text += '\n';
+    }
+    std::fputs(text.c_str(), stdout);
+}
+
 const command* find_command(std::string_view name) {
     for (const command* c : command_table) {
         if (c->name == name) {
@@ -142,7 +151,7 @@ int main(int argc, char** argv) {
     if (first == "--help" || first == "-h" || first == "help") {
         if (first == "help" && argc > 2) {
             if (const command* c = find_command(argv[2])) {
-                std::fputs(std::string(c->usage).c_str(), stdout);
+                print_usage(*c);
                 return exit_ok;
             }
             std::fprintf(stderr, "sinkcheck: unknown command '%s'\n\n", argv[2]);
@@ -164,7 +173,7 @@ int main(int argc, char** argv) {
     }
     const std::vector<std::string> args(argv + 2, argv + argc);
     if (asks_for_help(args)) {
-        std::fputs(std::string(cmd->usage).c_str(), stdout);
+        print_usage(*cmd);
         return exit_ok;
     }
     job j{cmd, &args, exit_failed};
