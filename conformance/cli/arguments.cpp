@@ -79,6 +79,12 @@ std::optional<std::string> arguments::file() const {
     return operands_[0];
 }
 
+void arguments::expect_no_operands() const {
+    if (!operands_.empty()) {
+        throw usage_error("unexpected operand '" + operands_[0] + "'");
+    }
+}
+
 namespace {
 std::string format_list() {
     std::string names;

@@ -61,6 +61,8 @@ public:
     const std::vector<std::string>& operands() const noexcept { return operands_; }
     /// The single optional FILE operand ("-" or absent: stdin). Throws usage_error on more.
     std::optional<std::string> file() const;
+    /// Throws usage_error when any operand was given (commands that read no input).
+    void expect_no_operands() const;
 
 private:
     std::vector<std::pair<std::string, std::string>> given_;

@@ -17,10 +17,7 @@ constexpr std::string_view usage =
     "exit status: 0; 2 on any argument\n";
 
 int run(const std::vector<std::string>& argv) {
-    const arguments args(argv, {});
-    if (!args.operands().empty()) {
-        throw usage_error("unexpected operand '" + args.operands()[0] + "'");
-    }
+    arguments(argv, {}).expect_no_operands();
     std::string out;
     for (const sink_info& s : all_sinks()) {
         std::string name(s.name);
