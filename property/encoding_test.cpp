@@ -1,0 +1,336 @@
+// Properties 2 and 3: the reference encoders against nlohmann 3.11.2, and round trips.
+//
+// 2. For every format 3.11.2 writes (and every UBJSON/BJData option combination), the reference
+//    writes exactly 3.11.2's bytes, or refuses with 3.11.2's error id, unless known_divergence()
+//    names a recorded divergence for the value. An unrecorded difference fails, with the first
+//    differing byte and the JSON pointer being written there. For a recorded refusal (invalid
+//    UTF-8, discarded values) what the reference wrote before refusing must be a prefix of what
+//    3.11.2 writes: the two agree up to the offending value.
+// 3. What the reference writes, 3.11.2's decoder (sinkcheck's own for BON8) reads back as an
+//    equal value, up to what the format cannot carry (UBJSON/BJData/BON8 have no binary type;
+//    BSON writes subtype 0 for a binary without one; UBJSON writes NaN and ±Inf as null; 3.11.2
+//    reads some BJData ND-arrays back as plain arrays).
+// Both run for nlohmann::json (keys in bytewise order) and ordered_json (insertion order).
+// Nesting stays within 64 levels: 3.11.2's writers, readers, == and copy recurse.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "check.hpp"
+#include "properties.hpp"
+#include "sinkcheck/detail/utf8.hpp"
+#include "sinkcheck/format/bon8_decoder.hpp"
+#include "sinkcheck/oracle.hpp"
+#include "test_support.hpp"
+
+namespace sinkcheck::prop {
+namespace {
+
+inline value_profile oracle_profile(bool hostile) {
+    value_profile p;
+    p.max_depth = 4;
+    p.deep_limit = 64;
+    p.hostile = hostile;
+    return p;
+}
+
+std::vector<shape> shapes_for(format f) {
+    if (f == format::ubjson || f == format::bjdata) {
+        return {shape::plain, shape::use_size, shape::use_size_and_type};
+    }
+    return {shape::plain};
+}
+
+std::string shape_name(format f, shape sh) {
+    std::ostringstream os;
+    os << format_name(f);
+    if (sh != shape::plain) {
+        os << ' ';
+        showValue(sh, os);
+    }
+    return os.str();
+}
+
+/// "[json.exception.type_error.317] ..." -> "type_error.317"
+std::string oracle_error(const nlohmann::json::exception& e) {
+    const std::string what = e.what();
+    const auto start = what.find("exception.");
+    const auto end = what.find(']');
+    if (start == std::string::npos || end == std::string::npos) {
+        return what;
+    }
+    return what.substr(start + 10, end - start - 10);
+}
+
+std::string reference_error(const encode_error& e) {
+    return std::string(e.category()) + "." + std::to_string(e.id());
+}
+
+struct encoded {
+    std::vector<std::uint8_t> bytes;  // complete output, or what was written before a refusal
+    std::string error;                // "" when the encoder completed
+    int id = 0;
+};
+
+template <class Json>
+encoded reference(format f, const Json& doc, const encode_options& o) {
+    encoded out;
+    memory_writer w;
+    try {
+        encode(f, doc, w, o);
+    } catch (const encode_error& e) {
+        out.error = reference_error(e) + " at '" + e.pointer() + "'";
+        out.id = e.id();
+    }
+    out.bytes = w.take();
+    return out;
+}
+
+/// doc with what the reference refuses made acceptable: invalid UTF-8 bytes (in strings and
+/// keys) become 'x', discarded values null. When this copy has no recorded divergence, the
+/// refusal is the only difference between the reference and 3.11.2 on doc.
+template <class Json>
+Json without_refusals(const Json& doc) {
+    const auto repair = [](std::string s) {
+        for (std::size_t at = detail::utf8_invalid_at(s); at != detail::utf8_valid; at = detail::utf8_invalid_at(s)) {
+            s[at] = 'x';
+        }
+        return s;
+    };
+    Json out = doc;
+    std::vector<Json*> todo{&out};
+    while (!todo.empty()) {
+        Json* node = todo.back();
+        todo.pop_back();
+        if (node->is_discarded()) {
+            *node = nullptr;
+        } else if (node->is_string()) {
+            *node = repair(node->template get<std::string>());
+        } else if (node->is_object()) {
+            Json fixed = Json::object();
+            for (auto it = node->begin(); it != node->end(); ++it) {
+                fixed[repair(it.key())] = std::move(it.value());
+            }
+            *node = std::move(fixed);
+            for (auto& child : *node) {
+                todo.push_back(&child);
+            }
+        } else if (node->is_array()) {
+            for (auto& child : *node) {
+                todo.push_back(&child);
+            }
+        }
+    }
+    return out;
+}
+
+template <class Json>
+void encoders_match_nlohmann_or_record_a_divergence() {
+    const bool hostile = *rc::gen::arbitrary<bool>();
+    const auto j = *json_value<Json>(oracle_profile(hostile));
+    // one tag per case: which divergences and common refusals the case met, in every format
+    std::set<std::string> seen;
+    for (format f : all_formats) {
+        if (!oracle_has(f)) {
+            continue;
+        }
+        for (shape sh : shapes_for(f)) {
+            const Json doc = document_for(f, j);
+            const encode_options o = options_for(f, sh);
+            const std::string at = shape_name(f, sh);
+            const encoded ours = reference(f, doc, o);
+            const char* divergence = known_divergence(f, doc, o);
+            if (divergence != nullptr) {
+                seen.insert(divergence);
+                const std::string id = divergence;
+                const bool refusal = id == "invalid-utf8" || id == "discarded-value";
+                // 3.11.2 reaches JSON_ASSERT(false) for a discarded value in BSON
+                if (refusal && f != format::bson && known_divergence(f, without_refusals(doc), o) == nullptr) {
+                    if (ours.error.empty()) {
+                        RC_FAIL(at + ": divergence '" + id + "' is recorded as a refusal, but the reference wrote " +
+                                hex_of(ours.bytes));
+                    }
+                    const auto theirs = oracle_encode(f, doc, o);
+                    const bool prefix = ours.bytes.size() <= theirs.size() &&
+                                        std::equal(ours.bytes.begin(), ours.bytes.end(), theirs.begin());
+                    if (!prefix) {
+                        RC_FAIL(bytes_report(at + ": before refusing (" + ours.error +
+                                                 ") the reference wrote bytes 3.11.2 does not write",
+                                             theirs, ours.bytes, &doc, f, o));
+                    }
+                }
+                continue;
+            }
+            std::vector<std::uint8_t> theirs;
+            std::string their_error;
+            try {
+                theirs = oracle_encode(f, doc, o);
+            } catch (const nlohmann::json::exception& e) {
+                their_error = oracle_error(e);
+            }
+            if (!their_error.empty() || !ours.error.empty()) {
+                const std::string our_id = ours.error.substr(0, ours.error.find(' '));
+                if (our_id != their_error) {
+                    RC_FAIL(at + ": unrecorded divergence: 3.11.2 " +
+                            (their_error.empty() ? "writes " + hex_of(theirs) : "throws " + their_error) +
+                            ", the reference " +
+                            (ours.error.empty() ? "writes " + hex_of(ours.bytes) : "throws " + ours.error));
+                }
+                seen.insert("both refuse " + their_error);
+                continue;
+            }
+            if (ours.bytes != theirs) {
+                RC_FAIL(bytes_report(at + ": unrecorded divergence from 3.11.2", theirs, ours.bytes, &doc, f, o));
+            }
+        }
+    }
+    std::string tag;
+    for (const auto& t : seen) {
+        tag += (tag.empty() ? "" : ", ") + t;
+    }
+    if (!tag.empty()) {
+        RC_TAG(tag);
+    }
+}
+
+/// The dimensions of an object 3.11.2 writes as a BJData ND-array (research/formats.md §5:
+/// exactly the three keys, a known type name, as many data as the dimensions multiply to), or
+/// false.
+template <class Json>
+bool ndarray_dims(const Json& j, std::vector<std::uint64_t>& dims, std::string& type) {
+    static const char* const names[] = {"uint8", "int8",  "uint16", "int16",  "uint32", "int32",
+                                        "uint64", "int64", "single", "double", "char"};
+    if (!j.is_object() || j.size() != 3 || !j.contains("_ArrayType_") || !j.contains("_ArraySize_") ||
+        !j.contains("_ArrayData_") || !j["_ArrayType_"].is_string() || !j["_ArraySize_"].is_array() ||
+        !j["_ArrayData_"].is_array()) {
+        return false;
+    }
+    type = j["_ArrayType_"].template get<std::string>();
+    if (std::find(std::begin(names), std::end(names), type) == std::end(names)) {
+        return false;
+    }
+    dims.clear();
+    std::uint64_t product = j["_ArraySize_"].empty() ? 0 : 1;
+    for (const auto& d : j["_ArraySize_"]) {
+        if (!d.is_number_integer()) {
+            return false;
+        }
+        dims.push_back(d.template get<std::uint64_t>());
+        product *= dims.back();
+    }
+    return product == j["_ArrayData_"].size();
+}
+
+/// How 3.11.2 reads back an ND-array it wrote (binary_reader get_ubjson_size_value): a 1-D or
+/// 1 x n array comes back as a plain array of its data, one with a zero dimension (or none) as
+/// an empty array, "char" data as one-character strings; the rest as the object again.
+template <class Json>
+bool read_back_ndarray(Json& node) {
+    std::vector<std::uint64_t> dims;
+    std::string type;
+    if (!ndarray_dims(node, dims, type)) {
+        return false;
+    }
+    Json data = node["_ArrayData_"];
+    if (type == "char") {
+        for (auto& c : data) {
+            c = std::string(1, static_cast<char>(c.template get<std::uint64_t>()));
+        }
+    }
+    const bool empty = dims.empty() || std::find(dims.begin(), dims.end(), 0U) != dims.end();
+    if (dims.size() == 1 || (dims.size() == 2 && dims[0] == 1)) {
+        node = std::move(data);
+    } else if (empty) {
+        node = Json::array();
+    } else {
+        node["_ArrayData_"] = std::move(data);
+    }
+    return true;
+}
+
+/// What a decoder can give back for doc in format f (research/formats.md §4-§6).
+template <class Json>
+Json after_round_trip(format f, const Json& doc) {
+    Json out = doc;
+    std::vector<Json*> todo{&out};
+    while (!todo.empty()) {
+        Json* node = todo.back();
+        todo.pop_back();
+        if (f == format::bjdata && read_back_ndarray(*node)) {
+            continue;
+        }
+        if (f == format::ubjson && node->is_number_float() && !std::isfinite(node->template get<double>())) {
+            // UBJSON Draft 12: infinity and NaN "are to be encoded as a null" (recorded divergence
+            // ubjson-nonfinite-as-null)
+            *node = nullptr;
+        } else if (node->is_binary()) {
+            if (f == format::ubjson || f == format::bjdata || f == format::bon8) {
+                // no binary type: written as an array of its byte values, read back as one
+                Json a = Json::array();
+                for (std::uint8_t b : node->get_binary()) {
+                    a.push_back(static_cast<std::uint64_t>(b));
+                }
+                *node = std::move(a);
+            } else if (f == format::bson && !node->get_binary().has_subtype()) {
+                node->get_binary().set_subtype(0);  // BSON always writes a subtype byte
+            }
+        } else if (node->is_array() || node->is_object()) {
+            for (auto& child : *node) {
+                todo.push_back(&child);
+            }
+        }
+    }
+    return out;
+}
+
+template <class Json>
+void round_trips() {
+    const auto j = *json_value<Json>(oracle_profile(false));
+    for (format f : all_formats) {
+        for (shape sh : shapes_for(f)) {
+            const Json doc = document_for(f, j);
+            const encode_options o = options_for(f, sh);
+            const std::string at = shape_name(f, sh);
+            const encoded ours = reference(f, doc, o);
+            if (!ours.error.empty()) {
+                RC_TAG(std::string(format_name(f)) + " refuses: " + ours.error.substr(0, ours.error.find(' ')));
+                continue;
+            }
+            Json back;
+            try {
+                back = f == format::bon8 ? decode_bon8<Json>(ours.bytes) : oracle_decode<Json>(f, ours.bytes);
+            } catch (const std::exception& e) {
+                RC_FAIL(at + ": cannot read back what the reference wrote (" + e.what() + "): " +
+                        hex_of(ours.bytes));
+            }
+            const Json expected = after_round_trip(f, doc);
+            if (!test::deep_equal(back, expected)) {
+                RC_FAIL(at + ": reads back as " + describe(back) + "\n  expected " + describe(expected) +
+                        "\n  bytes " + hex_of(ours.bytes));
+            }
+        }
+    }
+}
+
+SINKCHECK_PROPERTY(Encoders, MatchNlohmannOrRecordADivergence, 5.0) {
+    encoders_match_nlohmann_or_record_a_divergence<nlohmann::json>();
+}
+
+SINKCHECK_PROPERTY(Encoders, MatchNlohmannOrRecordADivergenceWithOrderedKeys, 5.0) {
+    encoders_match_nlohmann_or_record_a_divergence<nlohmann::ordered_json>();
+}
+
+SINKCHECK_PROPERTY(Encoders, RoundTripThroughTheDecoder, 5.0) {
+    round_trips<nlohmann::json>();
+}
+
+SINKCHECK_PROPERTY(Encoders, RoundTripThroughTheDecoderWithOrderedKeys, 5.0) {
+    round_trips<nlohmann::ordered_json>();
+}
+
+}  // namespace
+}  // namespace sinkcheck::prop

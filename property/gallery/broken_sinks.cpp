@@ -1,0 +1,114 @@
+// The gallery's entries: each broken sink as a sut_entry, with the properties that apply to it.
+#include "gallery/broken_sinks.hpp"
+
+namespace sinkcheck::prop::gallery {
+namespace {
+
+template <container_bug Bug>
+struct vector_mutant : over_container<traced_bytes> {
+    static const char* const name;
+    static constexpr bool windowed = Bug != container_bug::reports_resized_size;
+    static broken_container_sink<traced_bytes> make(target& t, const run_setup& s, growth_observer* o) {
+        return broken_container_sink<traced_bytes>(
+            t.c, Bug == container_bug::reports_resized_size ? unlimited_window : s.window, Bug, o);
+    }
+};
+
+template <container_bug Bug>
+struct string_mutant : over_container<traced_string> {
+    static const char* const name;
+    static constexpr bool windowed = true;
+    static broken_container_sink<traced_string> make(target& t, const run_setup& s, growth_observer* o) {
+        return broken_container_sink<traced_string>(t.c, s.window, Bug, o);
+    }
+};
+
+template <chunk_bug Bug>
+struct chunked_mutant : owning {
+    static const char* const name;
+    static constexpr bool windowed = false;
+    using sink_type = broken_chunked_sink<byte_alloc>;
+    static sink_type make(target& t, const run_setup& s, growth_observer*) {
+        return sink_type(s.first_chunk, s.max_chunk, Bug, byte_alloc(t.log));
+    }
+    static void capture(sink_type& sink, target& t) {
+        t.bytes = sink.flatten();
+        t.chunk_sizes = sink.capacities();
+    }
+};
+
+template <seek_bug Bug>
+struct seekable_mutant : owning {
+    static const char* const name;
+    static constexpr bool windowed = true;
+    using sink_type = broken_seekable_writer<byte_alloc>;
+    static sink_type make(target& t, const run_setup&, growth_observer* o) {
+        return sink_type(Bug, byte_alloc(t.log), o);
+    }
+    static void capture(sink_type& sink, target& t) { t.bytes.assign(sink.bytes().begin(), sink.bytes().end()); }
+};
+
+template <> const char* const vector_mutant<container_bug::none>::name = "vector (control)";
+template <> const char* const vector_mutant<container_bug::no_trim_when_unwinding>::name = "vector/no-trim-when-unwinding";
+template <> const char* const vector_mutant<container_bug::trim_to_capacity>::name = "vector/trim-to-capacity";
+template <> const char* const vector_mutant<container_bug::duplicate_at_window_edge>::name = "vector/duplicate-at-window-edge";
+template <> const char* const vector_mutant<container_bug::stops_doubling>::name = "vector/stops-doubling";
+template <> const char* const vector_mutant<container_bug::window_ignored>::name = "vector/window-ignored";
+template <> const char* const vector_mutant<container_bug::reports_resized_size>::name = "legacy_vector/reports-resized-size";
+template <> const char* const string_mutant<container_bug::none>::name = "string (control)";
+template <> const char* const string_mutant<container_bug::doubles_out_of_short_buffer>::name = "string/doubles-out-of-short-buffer";
+template <> const char* const chunked_mutant<chunk_bug::none>::name = "chunked (control)";
+template <> const char* const chunked_mutant<chunk_bug::cap_ignored>::name = "chunked/cap-ignored";
+template <> const char* const chunked_mutant<chunk_bug::drops_partial_chunk>::name = "chunked/drops-partial-chunk";
+template <> const char* const seekable_mutant<seek_bug::none>::name = "seekable_memory (control)";
+template <> const char* const seekable_mutant<seek_bug::fast_path_forgets_seek>::name = "seekable_memory/fast-path-forgets-seek";
+
+const std::vector<std::string> vector_properties = {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow",
+                                                    "CapacityGrowthIgnoresWindow", "ZeroFillStaysWithinWindow"};
+const std::vector<std::string> string_properties = {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow",
+                                                    "ZeroFillStaysWithinWindow", "LeavesShortBufferWithExactAllocation"};
+const std::vector<std::string> chunked_properties = {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow",
+                                                     "ChunksDoubleUpToTheCap"};
+const std::vector<std::string> seekable_properties = {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow",
+                                                      "WithoutSeeksEqualsSeeklessWriter",
+                                                      "PatchedBsonLengthsEqualPrecomputed", "SeekProgramsMatchAByteArray"};
+
+gallery_entry make(sut_entry sut, std::string seed, std::string regression, const std::vector<std::string>& properties,
+                   bool control = false) {
+    return {std::move(sut), std::move(seed), std::move(regression), properties, control};
+}
+
+}  // namespace
+
+const std::vector<gallery_entry>& all_broken_sinks() {
+    static const std::vector<gallery_entry> v = {
+        make(entry<vector_mutant<container_bug::no_trim_when_unwinding>>(), "000",
+             "the destructor skips the trim while an exception unwinds", vector_properties),
+        make(entry<vector_mutant<container_bug::trim_to_capacity>>(), "000",
+             "the destructor trims to the capacity instead of the position", vector_properties),
+        make(entry<vector_mutant<container_bug::duplicate_at_window_edge>>(), "000",
+             "a write split at the window edge restarts one byte early", vector_properties),
+        make(entry<vector_mutant<container_bug::stops_doubling>>(), "000",
+             "growth drops to 1.5x from 4 KiB on", vector_properties),
+        make(entry<vector_mutant<container_bug::window_ignored>>(), "000",
+             "the whole new capacity is zero-filled whatever the window", vector_properties),
+        make(entry<vector_mutant<container_bug::reports_resized_size>>(), "000",
+             "the legacy sink reports the resized size as its position",
+             {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow", "CapacityGrowthIgnoresWindow"}),
+        make(entry<string_mutant<container_bug::doubles_out_of_short_buffer>>(), "002",
+             "leaving the short buffer still allocates twice its capacity", string_properties),
+        make(entry<chunked_mutant<chunk_bug::cap_ignored>>(), "003", "chunk sizes keep doubling past the cap",
+             chunked_properties),
+        make(entry<chunked_mutant<chunk_bug::drops_partial_chunk>>(), "003",
+             "the final flush drops the chunk that is not full", chunked_properties),
+        make(entry<seekable_mutant<seek_bug::fast_path_forgets_seek>>(), "004",
+             "the append fast path is not left when seek() moves the cursor", seekable_properties),
+        make(entry<vector_mutant<container_bug::none>>(), "000", "none (control)", vector_properties, true),
+        make(entry<string_mutant<container_bug::none>>(), "002", "none (control)", string_properties, true),
+        make(entry<chunked_mutant<chunk_bug::none>>(), "003", "none (control)", chunked_properties, true),
+        make(entry<seekable_mutant<seek_bug::none>>(), "004", "none (control)", seekable_properties, true),
+    };
+    return v;
+}
+
+}  // namespace sinkcheck::prop::gallery

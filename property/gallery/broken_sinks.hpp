@@ -1,0 +1,355 @@
+// property/gallery/broken_sinks.hpp — sinks with one plausible regression each, for the gallery.
+//
+// Compiled only into property_gallery. Each family is a small, straightforward implementation
+// of a real sink's contract (DESIGN.md "The sink family") with a switch that plants one mistake
+// a change like the seed's could make: a trim skipped while unwinding, a trim to the capacity,
+// a byte doubled at a window edge, growth that stops doubling, a legacy sink that reports its
+// resized size, a chunk cap ignored, a partial chunk dropped, a string that still doubles out of
+// its short buffer, a seekable writer whose fast path forgets a seek. The switch set to `none`
+// is the control: the same code unbroken, which must pass every property (so a mutant caught is
+// caught for its mistake, not for a difference between this code and the reference sinks).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "sinkcheck/sink/growth_observer.hpp"
+
+#include "harness.hpp"
+#include "suts.hpp"
+
+namespace sinkcheck::prop::gallery {
+
+// ---------------------------------------------------------------------------------------------
+// Vector and string sinks (seeds 000 and 002).
+
+enum class container_bug {
+    none,
+    /// seed 000: "the destructor trims ... also when a write throws" — skipped while unwinding
+    no_trim_when_unwinding,
+    /// the destructor trims to the capacity instead of the position
+    trim_to_capacity,
+    /// a write that crosses the window edge is split, and the second half starts one byte early
+    duplicate_at_window_edge,
+    /// growth falls back to 1.5x once the vector holds 4 KiB
+    stops_doubling,
+    /// resize()s to the whole capacity although a window was asked for
+    window_ignored,
+    /// the legacy sink (whole capacity resized) reports the resized size as its position
+    reports_resized_size,
+    /// seed 002 reverted: leaving the short buffer still asks for twice its capacity
+    doubles_out_of_short_buffer,
+};
+
+/// A caller's vector or string, grown through a zero-fill window, trimmed when the sink goes.
+template <class Container>
+class broken_container_sink {
+public:
+    broken_container_sink(Container& c, std::size_t window, container_bug bug, growth_observer* observer)
+        : c_(&c), base_(c.size()), pos_(c.size()), window_(window), bug_(bug), observer_(observer) {}
+
+    broken_container_sink(broken_container_sink&& other) noexcept
+        : c_(other.c_), base_(other.base_), pos_(other.pos_), window_(other.window_), bug_(other.bug_),
+          observer_(other.observer_) {
+        other.c_ = nullptr;
+    }
+    broken_container_sink(const broken_container_sink&) = delete;
+    broken_container_sink& operator=(const broken_container_sink&) = delete;
+    broken_container_sink& operator=(broken_container_sink&&) = delete;
+
+    ~broken_container_sink() {
+        if (c_ == nullptr) {
+            return;
+        }
+        if (bug_ == container_bug::no_trim_when_unwinding && std::uncaught_exceptions() > 0) {
+            return;
+        }
+        c_->resize(bug_ == container_bug::trim_to_capacity ? c_->capacity() : pos_);
+    }
+
+    void write(std::uint8_t b) { write(&b, 1); }
+
+    void write(const std::uint8_t* p, std::size_t n) {
+        if (n <= c_->size() - pos_) {
+            copy_to(pos_, p, n);
+            pos_ += n;
+            return;
+        }
+        grow_and_write(p, n);
+    }
+
+    std::size_t position() const noexcept {
+        return (bug_ == container_bug::reports_resized_size ? c_->size() : pos_) - base_;
+    }
+
+private:
+    static constexpr bool is_string = !std::is_same_v<typename Container::value_type, std::uint8_t>;
+
+    void copy_to(std::size_t at, const std::uint8_t* p, std::size_t n) {
+        if (n != 0) {
+            std::memcpy(&(*c_)[0] + at, p, n);
+        }
+    }
+
+    std::size_t short_capacity() const { return Container(c_->get_allocator()).capacity(); }
+
+    /// Reserves by the sink's growth rule; returns the capacity.
+    std::size_t reserve_for(std::size_t needed) {
+        const std::size_t cap = c_->capacity();
+        if (needed <= cap) {
+            return cap;
+        }
+        if constexpr (is_string) {
+            if (cap == short_capacity()) {
+                const std::size_t want =
+                    bug_ == container_bug::doubles_out_of_short_buffer ? std::max(needed, 2 * cap) : needed;
+                // libstdc++'s reserve() would round a small request up to twice the short
+                // capacity; a string constructed with a count allocates exactly
+                Container exact(want, '\0', c_->get_allocator());
+                std::memcpy(&exact[0], c_->data(), c_->size());
+                exact.resize(c_->size());
+                c_->swap(exact);
+                return c_->capacity();
+            }
+            c_->reserve(std::max(needed, 2 * cap));
+            return c_->capacity();
+        } else {
+            std::size_t next = std::max(needed, 2 * cap);
+            if (bug_ == container_bug::stops_doubling && cap >= 4096) {
+                next = std::max(needed, cap + cap / 2);
+            }
+            c_->reserve(std::max<std::size_t>(64, next));
+            return c_->capacity();
+        }
+    }
+
+    void grow_and_write(const std::uint8_t* p, std::size_t n) {
+        const std::size_t room = c_->size() - pos_;
+        const std::size_t needed = pos_ + n;
+        const std::size_t cap = reserve_for(needed);
+        const bool whole = bug_ == container_bug::window_ignored || bug_ == container_bug::reports_resized_size;
+        std::size_t end = whole || window_ >= cap - pos_ ? cap : pos_ + window_;
+        end = std::max(end, needed);
+        const std::size_t before = pos_;
+        if (bug_ == container_bug::duplicate_at_window_edge && room > 0) {
+            copy_to(pos_, p, room);
+            c_->resize(end);
+            copy_to(pos_ + room, p + room - 1, n - room);
+        } else {
+            c_->resize(end);
+            copy_to(pos_, p, n);
+        }
+        pos_ = needed;
+        if (observer_ != nullptr) {
+            observer_->on_growth({before - base_, n, cap, end - before});
+        }
+    }
+
+    Container* c_;
+    std::size_t base_;
+    std::size_t pos_;
+    std::size_t window_;
+    container_bug bug_;
+    growth_observer* observer_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Chunked sink (seed 003).
+
+enum class chunk_bug {
+    none,
+    /// the next chunk size keeps doubling past the cap
+    cap_ignored,
+    /// the final flush drops the chunk that is not full yet
+    drops_partial_chunk,
+};
+
+template <class Alloc>
+class broken_chunked_sink {
+public:
+    broken_chunked_sink(std::size_t first, std::size_t cap, chunk_bug bug, const Alloc& alloc)
+        : alloc_(alloc), next_(first), cap_(cap), bug_(bug) {}
+    broken_chunked_sink(broken_chunked_sink&& other) noexcept
+        : alloc_(other.alloc_), chunks_(std::move(other.chunks_)), next_(other.next_), cap_(other.cap_),
+          bug_(other.bug_) {
+        other.chunks_.clear();
+    }
+    broken_chunked_sink(const broken_chunked_sink&) = delete;
+    broken_chunked_sink& operator=(const broken_chunked_sink&) = delete;
+    broken_chunked_sink& operator=(broken_chunked_sink&&) = delete;
+
+    ~broken_chunked_sink() {
+        for (const chunk& c : chunks_) {
+            alloc_.deallocate(c.data, c.capacity);
+        }
+    }
+
+    void write(std::uint8_t b) { write(&b, 1); }
+
+    void write(const std::uint8_t* p, std::size_t n) {
+        const std::size_t room = chunks_.empty() ? 0 : chunks_.back().capacity - chunks_.back().used;
+        if (n <= room) {
+            if (n != 0) {
+                append(chunks_.back(), p, n);
+            }
+            return;
+        }
+        const std::size_t rest = n - room;
+        std::size_t size = next_;
+        while (size < rest) {
+            size *= 2;
+        }
+        if (chunks_.size() == chunks_.capacity()) {
+            chunks_.reserve(2 * chunks_.size() + 8);
+        }
+        std::uint8_t* fresh = alloc_.allocate(size);  // may throw: nothing copied yet
+        if (room != 0) {
+            append(chunks_.back(), p, room);
+        }
+        chunks_.push_back({fresh, size, 0});
+        append(chunks_.back(), p + room, rest);
+        next_ = bug_ == chunk_bug::cap_ignored ? 2 * next_ : std::min(2 * next_, cap_);
+    }
+
+    std::size_t position() const noexcept {
+        std::size_t n = 0;
+        for (const chunk& c : chunks_) {
+            n += c.used;
+        }
+        return n;
+    }
+
+    std::vector<std::uint8_t> flatten() const {
+        std::vector<std::uint8_t> out;
+        for (const chunk& c : chunks_) {
+            if (bug_ == chunk_bug::drops_partial_chunk && c.used < c.capacity) {
+                continue;
+            }
+            out.insert(out.end(), c.data, c.data + c.used);
+        }
+        return out;
+    }
+
+    std::vector<std::size_t> capacities() const {
+        std::vector<std::size_t> out;
+        for (const chunk& c : chunks_) {
+            out.push_back(c.capacity);
+        }
+        return out;
+    }
+
+private:
+    struct chunk {
+        std::uint8_t* data;
+        std::size_t capacity;
+        std::size_t used;
+    };
+
+    static void append(chunk& c, const std::uint8_t* p, std::size_t n) {
+        if (n != 0) {
+            std::memcpy(c.data + c.used, p, n);
+        }
+        c.used += n;
+    }
+
+    Alloc alloc_;
+    std::vector<chunk> chunks_;
+    std::size_t next_;
+    std::size_t cap_;
+    chunk_bug bug_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Seekable memory writer (seed 004).
+
+enum class seek_bug {
+    none,
+    /// the append fast path is chosen by a flag that seek() does not clear
+    fast_path_forgets_seek,
+};
+
+template <class Alloc>
+class broken_seekable_writer {
+public:
+    broken_seekable_writer(seek_bug bug, const Alloc& alloc, growth_observer* observer)
+        : buf_(alloc), bug_(bug), observer_(observer) {}
+    broken_seekable_writer(broken_seekable_writer&&) noexcept = default;
+    broken_seekable_writer(const broken_seekable_writer&) = delete;
+    broken_seekable_writer& operator=(const broken_seekable_writer&) = delete;
+    broken_seekable_writer& operator=(broken_seekable_writer&&) = delete;
+
+    void write(std::uint8_t b) { write(&b, 1); }
+
+    void write(const std::uint8_t* p, std::size_t n) {
+        if (appending_) {
+            reserve_for(buf_.size() + n, n);
+            buf_.insert(buf_.end(), p, p + n);
+            pos_ = buf_.size();
+            return;
+        }
+        const std::size_t needed = pos_ + n;
+        reserve_for(needed, n);
+        if (buf_.size() < needed) {
+            buf_.resize(needed);  // zeros fill the gap after a seek past the end
+        }
+        if (n != 0) {
+            std::memcpy(buf_.data() + pos_, p, n);
+        }
+        pos_ = needed;
+        appending_ = pos_ == buf_.size();
+    }
+
+    void seek(std::size_t pos) {
+        pos_ = pos;
+        if (bug_ != seek_bug::fast_path_forgets_seek) {
+            appending_ = pos == buf_.size();
+        }
+    }
+
+    std::size_t position() const noexcept { return pos_; }
+    const std::vector<std::uint8_t, Alloc>& bytes() const noexcept { return buf_; }
+
+private:
+    /// seed 000's rule, as the real memory writers grow
+    void reserve_for(std::size_t needed, std::size_t n) {
+        const std::size_t cap = buf_.capacity();
+        if (needed > cap) {
+            buf_.reserve(std::max<std::size_t>(64, std::max(needed, 2 * cap)));
+            if (observer_ != nullptr) {
+                observer_->on_growth({pos_, n, buf_.capacity(), n});
+            }
+        }
+    }
+
+    std::vector<std::uint8_t, Alloc> buf_;
+    std::size_t pos_ = 0;
+    bool appending_ = true;
+    seek_bug bug_;
+    growth_observer* observer_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The gallery.
+
+struct gallery_entry {
+    sut_entry sut;
+    /// the seed whose change the mistake belongs to, and the mistake
+    std::string seed;
+    std::string regression;
+    /// names of the properties (gallery_test.cpp) that apply to this kind of sink
+    std::vector<std::string> properties;
+    /// the unbroken control: must pass every property
+    bool control = false;
+};
+
+const std::vector<gallery_entry>& all_broken_sinks();
+
+}  // namespace sinkcheck::prop::gallery

@@ -1,0 +1,744 @@
+// property/generators.hpp — RapidCheck generators for JSON values and sink write programs.
+//
+// A JSON parser only ever hands an encoder unsigned non-negatives, signed negatives, doubles
+// that print back, valid UTF-8 and sorted keys; 3.11.2's own fuzzers feed the writers exactly
+// that. These generators reach the rest of the value model: both integer kinds at every width
+// edge of every format, all float classes (−0.0, NaN with sign and payload, ±Inf, denormals,
+// binary32-exact values), multi-byte and invalid UTF-8, NULs, binary with and without
+// subtypes (256 and above too), discarded values, insertion-ordered keys (ordered_json),
+// containers sized at every length-class edge, BJData ND-array objects and bounded deep
+// nesting. Every choice shrinks towards the simplest alternative, so a failing case shrinks to a
+// value a reader can check by hand.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <rapidcheck.h>
+
+namespace sinkcheck::prop {
+
+// ---------------------------------------------------------------------------------------------
+// Choice helpers whose shrinks move towards the front of their list: rc::gen::elementOf and
+// rc::gen::oneOf never shrink across alternatives, which leaves a 65,536-byte edge string where
+// a one-byte string would show the same failure.
+
+/// One of values, uniformly; shrinks towards values.front().
+template <class T>
+rc::Gen<T> one_of_values(std::vector<T> values) {
+    auto shared = std::make_shared<const std::vector<T>>(std::move(values));
+    return rc::Gen<T>([shared](const rc::Random& random, int) {
+        const auto i = static_cast<std::size_t>(rc::Random(random).next() % shared->size());
+        return rc::shrinkable::map(
+            rc::shrinkable::shrinkRecur(
+                i, [](std::size_t x) { return rc::shrink::towards<std::size_t>(x, 0); }),
+            [shared](std::size_t k) { return (*shared)[k]; });
+    });
+}
+
+/// A weighted choice among generators; shrinks towards the first alternative. Alternatives of
+/// weight 0 are never drawn (callers switch alternatives off that way).
+template <class T>
+rc::Gen<T> choice(std::vector<std::pair<std::size_t, rc::Gen<T>>> alternatives) {
+    auto alts = std::make_shared<const std::vector<std::pair<std::size_t, rc::Gen<T>>>>(
+        std::move(alternatives));
+    std::size_t total = 0;
+    for (const auto& a : *alts) {
+        total += a.first;
+    }
+    return rc::Gen<T>([alts, total](const rc::Random& random, int size) {
+        rc::Random r(random);
+        std::size_t draw = static_cast<std::size_t>(r.split().next() % total);
+        std::size_t pick = 0;
+        while (draw >= (*alts)[pick].first) {
+            draw -= (*alts)[pick].first;
+            ++pick;
+        }
+        // shrinking to an earlier alternative of weight 0 would leave the profile
+        const auto allowed = [alts](std::size_t k) { return (*alts)[k].first != 0; };
+        return rc::shrinkable::mapcat(
+            rc::shrinkable::shrinkRecur(pick,
+                                        [allowed](std::size_t x) {
+                                            return rc::seq::filter(
+                                                rc::shrink::towards<std::size_t>(x, 0), allowed);
+                                        }),
+            [alts, r, size](std::size_t k) { return (*alts)[k].second(r, size); });
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Numbers at the width edges of every format (research/formats.md §2-§7): CBOR 23/24 and the
+// 1/2/4/8-byte heads, MessagePack fixint 127/128 and -32/-33, UBJSON/BJData i/U/I/u/l/m/L/M/H,
+// BSON int32/int64, BON8 one-byte 39/40 and the 2/3/4-byte short forms with their offsets.
+
+inline const std::vector<std::uint64_t>& unsigned_edges() {
+    static const std::vector<std::uint64_t> v = {
+        0, 1, 23, 24, 31, 32, 39, 40, 127, 128, 255, 256, 3879, 3880, 32767, 32768, 65535, 65536,
+        528167, 528168, 67637031, 67637032, 2147483647ULL, 2147483648ULL, 4294967295ULL,
+        4294967296ULL, 9223372036854775807ULL, 9223372036854775808ULL, 18446744073709551615ULL};
+    return v;
+}
+
+inline const std::vector<std::int64_t>& negative_edges() {
+    static const std::vector<std::int64_t> v = {
+        -1, -10, -11, -24, -25, -32, -33, -128, -129, -256, -257, -1930, -1931, -32768, -32769,
+        -65536, -65537, -264074, -264075, -33818506, -33818507, -2147483648LL, -2147483649LL,
+        -4294967296LL, -4294967297LL, std::numeric_limits<std::int64_t>::min() + 1,
+        std::numeric_limits<std::int64_t>::min()};
+    return v;
+}
+
+/// An edge value, or one or two away from it on either side (clamped to the type's range).
+inline rc::Gen<std::uint64_t> unsigned_near_edge() {
+    return rc::gen::apply(
+        [](std::uint64_t edge, int delta) -> std::uint64_t {
+            const auto step = static_cast<std::uint64_t>(delta < 0 ? -delta : delta);
+            if (delta < 0) {
+                return edge >= step ? edge - step : edge;
+            }
+            return edge <= std::numeric_limits<std::uint64_t>::max() - step ? edge + step : edge;
+        },
+        one_of_values(unsigned_edges()), one_of_values<int>({0, -1, 1, -2, 2}));
+}
+
+inline rc::Gen<std::int64_t> negative_near_edge() {
+    return rc::gen::apply(
+        [](std::int64_t edge, int delta) -> std::int64_t {
+            if (delta > 0) {
+                return edge <= -1 - delta ? edge + delta : edge;
+            }
+            return edge >= std::numeric_limits<std::int64_t>::min() - delta ? edge + delta : edge;
+        },
+        one_of_values(negative_edges()), one_of_values<int>({0, 1, -1, 2, -2}));
+}
+
+/// number_unsigned and number_integer both, since 3.11.2 writes a positive value of either kind
+/// alike and a JSON parser never makes a positive number_integer.
+template <class Json>
+rc::Gen<Json> integer_value() {
+    constexpr auto int64_max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    return choice<Json>({
+        {4, rc::gen::map(unsigned_near_edge(), [](std::uint64_t v) { return Json(v); })},
+        {3, rc::gen::map(unsigned_near_edge(),
+                         [](std::uint64_t v) {
+                             return v <= int64_max ? Json(static_cast<std::int64_t>(v)) : Json(v);
+                         })},
+        {4, rc::gen::map(negative_near_edge(), [](std::int64_t v) { return Json(v); })},
+        {1, rc::gen::map(rc::gen::arbitrary<std::uint64_t>(), [](std::uint64_t v) { return Json(v); })},
+        {1, rc::gen::map(rc::gen::arbitrary<std::int64_t>(), [](std::int64_t v) { return Json(v); })},
+    });
+}
+
+inline double double_from_bits(std::uint64_t bits) {
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+inline std::uint64_t bits_of(double d) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    return bits;
+}
+
+inline const std::vector<double>& float_edges() {
+    static const std::vector<double> v = {
+        0.0, -0.0, 1.0, -1.0, 1.5, 0.1, 1.1, -4.1, 100000.0, 65504.0, 65505.0, 1e300, -1e300,
+        std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+        std::numeric_limits<double>::quiet_NaN(), double_from_bits(0xFFF8000000000000ULL),
+        std::numeric_limits<double>::denorm_min(), -std::numeric_limits<double>::denorm_min(),
+        std::numeric_limits<double>::min(), 1.401298464324817e-45, 1e-45,
+        static_cast<double>(std::numeric_limits<float>::denorm_min()),
+        static_cast<double>(std::numeric_limits<float>::min()),
+        static_cast<double>((std::numeric_limits<float>::max)()),
+        static_cast<double>(std::numeric_limits<float>::lowest()),
+        std::nextafter(static_cast<double>((std::numeric_limits<float>::max)()), 1e300),
+        5.960464477539063e-8, 6.103515625e-5, 1.0000000000000002, 100000000.1,
+        9007199254740993.0, 18446744073709551616.0, -18446744073709551616.0,
+        9223372036854775808.0, -9223372036854775808.0};
+    return v;
+}
+
+/// NaN with a chosen sign and a non-zero 52-bit payload (quiet or signalling).
+inline rc::Gen<double> nan_with_payload() {
+    return rc::gen::apply(
+        [](bool negative, std::uint64_t payload) {
+            payload &= 0x000FFFFFFFFFFFFFULL;
+            if (payload == 0) {
+                payload = 1;
+            }
+            return double_from_bits((negative ? 0xFFF0000000000000ULL : 0x7FF0000000000000ULL) | payload);
+        },
+        rc::gen::arbitrary<bool>(), rc::gen::arbitrary<std::uint64_t>());
+}
+
+/// A binary64 denormal (exponent field 0) of either sign.
+inline rc::Gen<double> denormal() {
+    return rc::gen::apply(
+        [](bool negative, std::uint64_t mantissa) {
+            mantissa &= 0x000FFFFFFFFFFFFFULL;
+            return double_from_bits((negative ? 0x8000000000000000ULL : 0) | mantissa);
+        },
+        rc::gen::arbitrary<bool>(), rc::gen::arbitrary<std::uint64_t>());
+}
+
+template <class Json>
+rc::Gen<Json> float_value() {
+    const auto as_json = [](double d) { return Json(d); };
+    return choice<Json>({
+        {4, rc::gen::map(one_of_values(float_edges()), as_json)},
+        // any binary32 (its NaNs, infinities and denormals included) widened: the values that
+        // CBOR and MessagePack must write in four bytes
+        {3, rc::gen::map(rc::gen::arbitrary<std::uint32_t>(),
+                         [](std::uint32_t bits) {
+                             float f;
+                             std::memcpy(&f, &bits, sizeof f);
+                             return Json(static_cast<double>(f));
+                         })},
+        {2, rc::gen::map(rc::gen::inRange<std::int64_t>(-100000, 100000),
+                         [](std::int64_t n) { return Json(static_cast<double>(n) / 8.0); })},
+        {2, rc::gen::map(rc::gen::inRange<std::int64_t>(-100000, 100000),
+                         [](std::int64_t n) { return Json(static_cast<double>(n) / 7.0); })},
+        {2, rc::gen::map(nan_with_payload(), as_json)},
+        {1, rc::gen::map(denormal(), as_json)},
+        {2, rc::gen::map(rc::gen::arbitrary<std::uint64_t>(),
+                         [](std::uint64_t bits) { return Json(double_from_bits(bits)); })},
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text. A string is a list of pieces (one character, or one deliberately broken sequence), so
+// shrinking removes pieces and keeps whatever sequence makes the failure.
+
+inline void append_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+inline std::string utf8_of(std::uint32_t cp) {
+    std::string s;
+    append_utf8(s, cp);
+    return s;
+}
+
+/// Sequences RFC 3629 forbids: stray continuation, 0xFF, overlong NUL and '/', a UTF-16
+/// surrogate, a code point above U+10FFFF, a truncated four-byte sequence, an F5 lead.
+inline const std::vector<std::string>& invalid_utf8_pieces() {
+    static const std::vector<std::string> v = {
+        "\x80", "\xFF", "\xC0\x80", "\xC0\xAF", "\xE0\x80\x80", "\xED\xA0\x80",
+        "\xF4\x90\x80\x80", "\xF0\x9F\x98", "\xF5\x80\x80\x80", "\xC3"};
+    return v;
+}
+
+struct text_profile {
+    /// NUL characters (valid UTF-8; BSON refuses them in keys only).
+    bool nul = true;
+    /// Invalid UTF-8 pieces: every reference encoder refuses them (type_error.316).
+    bool invalid = false;
+    /// Edge lengths above this are left out.
+    std::size_t max_edge = static_cast<std::size_t>(-1);
+};
+
+/// The edges in v that are at most max.
+inline std::vector<std::size_t> edges_up_to(const std::vector<std::size_t>& v, std::size_t max) {
+    std::vector<std::size_t> out;
+    for (std::size_t e : v) {
+        if (e <= max) {
+            out.push_back(e);
+        }
+    }
+    return out;
+}
+
+inline rc::Gen<std::string> text_piece(const text_profile& p) {
+    const auto cp = [](std::uint32_t lo, std::uint32_t hi) {
+        return rc::gen::map(rc::gen::inRange<std::uint32_t>(lo, hi), [](std::uint32_t c) {
+            // UTF-16 surrogates are not characters: move them past the gap
+            return utf8_of(c >= 0xD800 && c < 0xE000 ? c + 0x800 : c);
+        });
+    };
+    return choice<std::string>({
+        {8, rc::gen::map(rc::gen::inRange<int>(0, 26),
+                         [](int i) { return std::string(1, static_cast<char>('a' + i)); })},
+        {2, rc::gen::map(rc::gen::inRange<int>(0x20, 0x7F),
+                         [](int c) { return std::string(1, static_cast<char>(c)); })},
+        {1, rc::gen::map(rc::gen::inRange<int>(1, 0x20),
+                         [](int c) { return std::string(1, static_cast<char>(c)); })},
+        {2, cp(0x80, 0x800)},
+        {2, cp(0x800, 0xF800)},
+        {2, cp(0x10000, 0x110000)},
+        {2, rc::gen::map(one_of_values<std::uint32_t>({0x80, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFEFF,
+                                                       0xFFFD, 0xFFFF, 0x10000, 0x10FFFF}),
+                         utf8_of)},
+        {p.nul ? 1u : 0u, rc::gen::just(std::string(1, '\0'))},
+        {p.invalid ? 1u : 0u, one_of_values(invalid_utf8_pieces())},
+    });
+}
+
+inline std::string join(const std::vector<std::string>& pieces) {
+    std::string out;
+    for (const auto& piece : pieces) {
+        out += piece;
+    }
+    return out;
+}
+
+/// Byte lengths at the length-class edges: CBOR 23/24/255/256/65535/65536, MessagePack fixstr
+/// 31/32 and str8/16/32, UBJSON/BJData 127/128/255/256/32767/32768, BON8 counts 4/5.
+inline const std::vector<std::size_t>& length_edges() {
+    static const std::vector<std::size_t> v = {0, 1, 4, 5, 15, 16, 23, 24, 31, 32, 127, 128,
+                                               255, 256, 32767, 32768, 65535, 65536};
+    return v;
+}
+
+/// A string of exactly an edge length (ASCII, optionally ending in a multi-byte character that
+/// still lands on the edge).
+inline rc::Gen<std::string> edge_length_text(std::size_t max_edge) {
+    return rc::gen::apply(
+        [](std::size_t n, bool multibyte) {
+            std::string s(n, 'x');
+            if (multibyte && n >= 2) {
+                s.replace(n - 2, 2, "\xC3\xA9");
+            }
+            return s;
+        },
+        one_of_values(edges_up_to(length_edges(), max_edge)), rc::gen::arbitrary<bool>());
+}
+
+inline rc::Gen<std::string> text(const text_profile& p, bool edges = true) {
+    return choice<std::string>({
+        {12, rc::gen::map(rc::gen::container<std::vector<std::string>>(text_piece(p)), join)},
+        {edges ? 1u : 0u, edge_length_text(p.max_edge)},
+    });
+}
+
+/// Keys: short, sometimes empty, sometimes numbered so the bytewise order of nlohmann::json
+/// ("k10" before "k2") differs from the insertion order kept by ordered_json.
+inline rc::Gen<std::string> key(const text_profile& p) {
+    return choice<std::string>({
+        {6, rc::gen::map(rc::gen::resize(6, rc::gen::container<std::vector<std::string>>(text_piece(p))),
+                         join)},
+        {2, rc::gen::map(rc::gen::inRange<int>(0, 40), [](int i) { return "k" + std::to_string(i); })},
+        {1, rc::gen::just(std::string())},
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Binary values.
+
+/// Sizes where MessagePack switches fixext/ext8/ext16/ext32 and bin8/16/32, CBOR heads change,
+/// and a vector sink window of 64 or 4096 bytes is crossed.
+inline const std::vector<std::size_t>& binary_length_edges() {
+    static const std::vector<std::size_t> v = {0, 1, 2, 3, 4, 8, 16, 17, 23, 24, 255, 256,
+                                               4095, 4096, 65535, 65536, 65537};
+    return v;
+}
+
+/// "No subtype" is represented by -1 here and mapped away before a value is built.
+inline rc::Gen<std::int64_t> subtype_choice(bool large) {
+    return choice<std::int64_t>({
+        {3, rc::gen::just<std::int64_t>(-1)},
+        {3, one_of_values<std::int64_t>({0, 1, 23, 24, 127, 128, 255})},
+        {2, rc::gen::inRange<std::int64_t>(0, 256)},
+        // CBOR writes any 64-bit tag; MessagePack and BSON have one byte (out_of_range.902)
+        {large ? 1u : 0u, one_of_values<std::int64_t>({256, 65535, 65536, 4294967295LL,
+                                                       4294967296LL,
+                                                       std::numeric_limits<std::int64_t>::max()})},
+    });
+}
+
+template <class Json>
+rc::Gen<Json> binary_value(bool large_subtypes, std::size_t max_edge) {
+    using bytes_t = typename Json::binary_t::container_type;
+    const auto payload = choice<bytes_t>({
+        {6, rc::gen::container<bytes_t>(rc::gen::arbitrary<std::uint8_t>())},
+        {1, rc::gen::map(one_of_values(edges_up_to(binary_length_edges(), max_edge)),
+                         [](std::size_t n) {
+                             bytes_t b(n);
+                             for (std::size_t i = 0; i < n; ++i) {
+                                 b[i] = static_cast<std::uint8_t>(i * 37 + 1);
+                             }
+                             return b;
+                         })},
+    });
+    return rc::gen::apply(
+        [](bytes_t bytes, std::int64_t subtype) {
+            if (subtype < 0) {
+                return Json::binary(std::move(bytes));
+            }
+            return Json::binary(std::move(bytes), static_cast<std::uint64_t>(subtype));
+        },
+        payload, subtype_choice(large_subtypes));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values.
+
+struct value_profile {
+    /// Containers nest at most this deep (nlohmann's to_*, ==, copy and dump recurse).
+    int max_depth = 4;
+    /// At most this many children in an ordinary generated container.
+    std::size_t max_children = 8;
+    /// Strings, binaries and containers exactly at a length-class edge, now and then.
+    bool length_edges = true;
+    /// Containers of 65,535..65,537 elements among the edges (slow; off for the sink sweep).
+    bool huge_containers = false;
+    /// BJData ND-array objects (valid and nearly valid).
+    bool ndarrays = true;
+    /// A chain of nested containers up to deep_limit levels around a scalar.
+    bool deep = true;
+    std::size_t deep_limit = 64;
+    /// Invalid UTF-8 and discarded values: refused by every reference encoder (316 / 901).
+    bool hostile = false;
+    /// Binary subtypes above 255 (valid CBOR tags; MessagePack and BSON refuse them, 902).
+    bool large_subtypes = true;
+    /// NUL inside strings and keys (BSON refuses a NUL in a key, out_of_range.409).
+    bool nul = true;
+    /// Now and then an array of up to this many assorted scalars (0: never): outputs of tens
+    /// to hundreds of KiB, which cross every window, capacity doubling and chunk cap.
+    std::size_t bulk_limit = 0;
+    /// Length edges (strings, binaries, containers) above this are left out.
+    std::size_t max_edge_length = static_cast<std::size_t>(-1);
+    /// Weight of a bare scalar at the top level, against 6 for a container.
+    std::size_t top_scalar_weight = 6;
+};
+
+inline text_profile text_of(const value_profile& p) {
+    text_profile t;
+    t.nul = p.nul;
+    t.invalid = p.hostile;
+    t.max_edge = p.max_edge_length;
+    return t;
+}
+
+template <class Json>
+rc::Gen<Json> scalar_value(const value_profile& p) {
+    return choice<Json>({
+        {1, rc::gen::just(Json(nullptr))},
+        {1, rc::gen::map(rc::gen::arbitrary<bool>(), [](bool b) { return Json(b); })},
+        {5, integer_value<Json>()},
+        {4, float_value<Json>()},
+        {4, rc::gen::map(text(text_of(p), p.length_edges), [](std::string s) { return Json(std::move(s)); })},
+        {2, binary_value<Json>(p.large_subtypes, p.max_edge_length)},
+        {p.hostile ? 1u : 0u, rc::gen::just(Json(Json::value_t::discarded))},
+    });
+}
+
+/// The numeric classes UBJSON/BJData pick one marker for (i U I u l m L M D), plus strings and
+/// booleans: an array of one class gets a '$' type marker with use_type.
+template <class Json>
+rc::Gen<Json> uniform_element(const value_profile& p) {
+    const auto signed_in = [](std::int64_t lo, std::int64_t hi) {
+        return rc::gen::map(rc::gen::inRange<std::int64_t>(lo, hi), [](std::int64_t v) { return Json(v); });
+    };
+    const auto unsigned_in = [](std::uint64_t lo, std::uint64_t hi) {
+        return rc::gen::map(rc::gen::inRange<std::uint64_t>(lo, hi), [](std::uint64_t v) { return Json(v); });
+    };
+    return choice<Json>({
+        {3, signed_in(-128, 128)},
+        {2, unsigned_in(128, 256)},
+        {1, signed_in(-32768, 32768)},
+        {1, unsigned_in(32768, 65536)},
+        {1, signed_in(-2147483648LL, 2147483648LL)},
+        {1, unsigned_in(2147483648ULL, 4294967296ULL)},
+        {1, unsigned_in(9223372036854775808ULL, std::numeric_limits<std::uint64_t>::max())},
+        {1, float_value<Json>()},
+        {1, rc::gen::map(text(text_of(p), false), [](std::string s) { return Json(std::move(s)); })},
+        {1, rc::gen::just(Json(true))},
+        {1, rc::gen::just(Json(nullptr))},
+    });
+}
+
+template <class Json>
+Json array_of(std::vector<Json> elements) {
+    Json a = Json::array();
+    for (auto& e : elements) {
+        a.push_back(std::move(e));
+    }
+    return a;
+}
+
+template <class Json>
+Json object_of(std::vector<std::pair<std::string, Json>> members) {
+    Json o = Json::object();
+    for (auto& m : members) {
+        o[m.first] = std::move(m.second);
+    }
+    return o;
+}
+
+/// A BJData ND-array object (research/formats.md §5): the three keys, a declared element type,
+/// a size array and data of the declared type. Now and then a near miss that 3.11.2 must write
+/// as an ordinary object: a data count one off, an unknown type name.
+template <class Json>
+rc::Gen<Json> ndarray_value() {
+    static const std::vector<std::string> types = {"uint8", "int8", "uint16", "int16", "uint32",
+                                                   "int32", "uint64", "int64", "single", "double",
+                                                   "char"};
+    return rc::gen::apply(
+        [](std::size_t t, std::vector<std::size_t> dims, int near_miss, std::uint64_t salt) {
+            Json size = Json::array();
+            std::size_t count = dims.empty() ? 0 : 1;
+            for (std::size_t d : dims) {
+                size.push_back(d);
+                count *= d;
+            }
+            if (near_miss == 1) {
+                count += 1;
+            }
+            Json data = Json::array();
+            for (std::size_t i = 0; i < count; ++i) {
+                const std::uint64_t x = (salt + i) * 0x9E3779B97F4A7C15ULL;
+                const std::string& ty = types[t];
+                if (ty == "single" || ty == "double") {
+                    data.push_back(static_cast<double>(static_cast<float>(static_cast<std::int64_t>(x % 2001) - 1000)) / 4.0);
+                } else if (ty == "int8") {
+                    data.push_back(static_cast<std::int64_t>(x % 256) - 128);
+                } else if (ty == "int16") {
+                    data.push_back(static_cast<std::int64_t>(x % 65536) - 32768);
+                } else if (ty == "int32" || ty == "int64") {
+                    data.push_back(static_cast<std::int64_t>(x % 4000001) - 2000000);
+                } else if (ty == "uint8" || ty == "char") {
+                    data.push_back(static_cast<std::uint64_t>(x % (ty == "char" ? 128 : 256)));
+                } else if (ty == "uint16") {
+                    data.push_back(static_cast<std::uint64_t>(x % 65536));
+                } else {
+                    data.push_back(static_cast<std::uint64_t>(x % 5000000000ULL));
+                }
+            }
+            Json o = Json::object();
+            o["_ArrayType_"] = near_miss == 2 ? std::string("uint128") : types[t];
+            o["_ArraySize_"] = std::move(size);
+            o["_ArrayData_"] = std::move(data);
+            return o;
+        },
+        rc::gen::inRange<std::size_t>(0, types.size()),
+        rc::gen::resize(3, rc::gen::container<std::vector<std::size_t>>(rc::gen::inRange<std::size_t>(0, 5))),
+        choice<int>({{8, rc::gen::just(0)}, {1, rc::gen::just(1)}, {1, rc::gen::just(2)}}),
+        rc::gen::arbitrary<std::uint64_t>());
+}
+
+/// A container with exactly an edge number of elements (CBOR 23/24/255/256, MessagePack
+/// fix/16/32 at 15/16 and 65535/65536, BON8 count forms 4/5), all alike or alternating.
+template <class Json>
+rc::Gen<Json> edge_sized_container(const value_profile& p) {
+    std::vector<std::size_t> counts = {4, 5, 15, 16, 17, 23, 24, 25, 31, 32, 127, 128, 255, 256, 257};
+    if (p.huge_containers) {
+        counts.insert(counts.end(), {65535, 65536, 65537});
+    }
+    return rc::gen::apply(
+        [](std::size_t n, Json first, Json second, bool object, bool alternate) {
+            Json c = object ? Json::object() : Json::array();
+            for (std::size_t i = 0; i < n; ++i) {
+                const Json& e = alternate && i % 2 == 1 ? second : first;
+                if (object) {
+                    c["k" + std::to_string(i)] = e;
+                } else {
+                    c.push_back(e);
+                }
+            }
+            return c;
+        },
+        one_of_values(edges_up_to(counts, p.max_edge_length)), uniform_element<Json>(p), uniform_element<Json>(p),
+        rc::gen::arbitrary<bool>(), rc::gen::arbitrary<bool>());
+}
+
+/// depth levels of arrays and one-member objects around a scalar, built without recursion.
+template <class Json>
+rc::Gen<Json> deep_value(const value_profile& p) {
+    return rc::gen::apply(
+        [](std::size_t depth, Json leaf, std::uint64_t shape) {
+            Json cur = std::move(leaf);
+            for (std::size_t i = 0; i < depth; ++i) {
+                Json outer;
+                if ((shape >> (i % 64)) & 1U) {
+                    outer = Json::object();
+                    outer["d"] = std::move(cur);
+                } else {
+                    outer = Json::array();
+                    outer.push_back(std::move(cur));
+                }
+                cur = std::move(outer);
+            }
+            return cur;
+        },
+        rc::gen::inRange<std::size_t>(1, p.deep_limit + 1), scalar_value<Json>(p),
+        rc::gen::arbitrary<std::uint64_t>());
+}
+
+/// An array of n assorted scalars drawn from a seed (like seed 000's "many_windows" document):
+/// one shrinkable count instead of n shrinkable elements, so a failure shrinks by length.
+template <class Json>
+rc::Gen<Json> bulk_value(std::size_t limit) {
+    return rc::gen::apply(
+        [](std::size_t n, std::uint64_t seed) {
+            Json a = Json::array();
+            std::uint64_t x = seed | 1;
+            for (std::size_t i = 0; i < n; ++i) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                switch (x % 6) {
+                    case 0: a.push_back(x >> (x % 64)); break;
+                    case 1: a.push_back(-static_cast<std::int64_t>(x >> (1 + x % 63)) - 1); break;
+                    case 2: a.push_back(static_cast<double>(static_cast<float>(x % 100000) / 8.0F)); break;
+                    case 3: a.push_back(double_from_bits(x)); break;
+                    case 4: a.push_back(std::string(x % 40, static_cast<char>('a' + x % 26))); break;
+                    default: a.push_back(x % 3 == 0 ? Json(nullptr) : Json(x % 2 == 0)); break;
+                }
+            }
+            return a;
+        },
+        rc::gen::inRange<std::size_t>(0, limit + 1), rc::gen::arbitrary<std::uint64_t>());
+}
+
+template <class Json>
+rc::Gen<Json> value_at(const value_profile& p, int depth);
+
+template <class Json>
+rc::Gen<Json> container_value(const value_profile& p, int depth) {
+    return rc::gen::withSize([p, depth](int size) {
+        // each level gets at most max_children children and half the size, so a value stays
+        // small enough to encode in every sink x window x format many times per case
+        const int count = std::min<int>(static_cast<int>(p.max_children), 1 + size / 10);
+        const int child_size = size / 2;
+        const auto child = rc::gen::resize(child_size, rc::gen::lazy([p, depth] {
+            return value_at<Json>(p, depth + 1);
+        }));
+        const text_profile keys = text_of(p);
+        return choice<Json>({
+            {3, rc::gen::map(rc::gen::resize(count, rc::gen::container<std::vector<Json>>(child)),
+                             [](std::vector<Json> v) { return array_of<Json>(std::move(v)); })},
+            {3, rc::gen::map(rc::gen::resize(count, rc::gen::container<std::vector<std::pair<std::string, Json>>>(
+                                                        rc::gen::pair(key(keys), child))),
+                             [](std::vector<std::pair<std::string, Json>> v) {
+                                 return object_of<Json>(std::move(v));
+                             })},
+            {1, rc::gen::apply(
+                    [](std::size_t n, Json e) {
+                        return array_of<Json>(std::vector<Json>(n, e));
+                    },
+                    rc::gen::inRange<std::size_t>(1, 20), uniform_element<Json>(p))},
+            {1, rc::gen::map(rc::gen::resize(count, rc::gen::container<std::vector<Json>>(
+                                                        uniform_element<Json>(p))),
+                             [](std::vector<Json> v) { return array_of<Json>(std::move(v)); })},
+        });
+    });
+}
+
+template <class Json>
+rc::Gen<Json> value_at(const value_profile& p, int depth) {
+    const bool nest = depth < p.max_depth;
+    return choice<Json>({
+        {depth == 0 ? p.top_scalar_weight : 6u, scalar_value<Json>(p)},
+        {nest ? 6u : 0u, nest ? container_value<Json>(p, depth) : rc::gen::just(Json())},
+        {p.ndarrays ? 1u : 0u, ndarray_value<Json>()},
+        {p.length_edges ? 1u : 0u, edge_sized_container<Json>(p)},
+        {p.deep && depth == 0 ? 1u : 0u, deep_value<Json>(p)},
+        {p.bulk_limit != 0 && depth == 0 ? 3u : 0u, bulk_value<Json>(p.bulk_limit)},
+    });
+}
+
+/// Arbitrary values of Json (nlohmann::json or ordered_json) under profile p.
+template <class Json>
+rc::Gen<Json> json_value(const value_profile& p = {}) {
+    return value_at<Json>(p, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Write programs: what an encoder does to a sink, reduced to its kinds of call.
+
+struct write_op {
+    enum class kind : std::uint8_t { byte, block, seek };
+    kind what = kind::byte;
+    /// block: number of bytes
+    std::size_t length = 0;
+    /// content: byte i of the op is salt + 131 * i, so a lost or doubled byte shows
+    std::uint8_t salt = 0;
+    /// seek: the target is this modulo (bytes written so far + 1)
+    std::size_t target = 0;
+
+    std::uint8_t byte_at(std::size_t i) const noexcept {
+        return static_cast<std::uint8_t>(salt + 131U * i);
+    }
+};
+
+struct write_program {
+    std::vector<write_op> ops;
+    /// index of the op whose write throws; ops.size() or more: none does
+    std::size_t fault_at = static_cast<std::size_t>(-1);
+};
+
+/// Block sizes around every window and chunk edge the sinks have (1, 7, 64, 2 KiB, 4 KiB,
+/// 64 KiB) and the 64-byte minimum capacity of the vector sink.
+inline const std::vector<std::size_t>& block_length_edges() {
+    static const std::vector<std::size_t> v = {0, 1, 2, 6, 7, 8, 63, 64, 65, 2047, 2048, 2049,
+                                               4095, 4096, 4097, 65535, 65536, 65537};
+    return v;
+}
+
+inline rc::Gen<write_op> write_op_gen(bool seeks) {
+    const auto byte = rc::gen::map(rc::gen::arbitrary<std::uint8_t>(), [](std::uint8_t s) {
+        write_op op;
+        op.what = write_op::kind::byte;
+        op.salt = s;
+        return op;
+    });
+    const auto block = rc::gen::apply(
+        [](std::size_t n, std::uint8_t s) {
+            write_op op;
+            op.what = write_op::kind::block;
+            op.length = n;
+            op.salt = s;
+            return op;
+        },
+        choice<std::size_t>({{4, rc::gen::inRange<std::size_t>(0, 130)},
+                             {1, one_of_values(block_length_edges())}}),
+        rc::gen::arbitrary<std::uint8_t>());
+    const auto seek = rc::gen::map(rc::gen::arbitrary<std::uint32_t>(), [](std::uint32_t t) {
+        write_op op;
+        op.what = write_op::kind::seek;
+        op.target = t;
+        return op;
+    });
+    return choice<write_op>({{4, byte}, {4, block}, {seeks ? 2u : 0u, seek}});
+}
+
+/// A program of writes (and seeks, for the seekable writer) with an optional fault point.
+inline rc::Gen<write_program> write_program_gen(bool seeks, bool faults) {
+    return rc::gen::apply(
+        [faults](std::vector<write_op> ops, std::size_t fault) {
+            write_program prog;
+            prog.ops = std::move(ops);
+            if (faults) {
+                prog.fault_at = fault;
+            }
+            return prog;
+        },
+        rc::gen::container<std::vector<write_op>>(write_op_gen(seeks)),
+        rc::gen::inRange<std::size_t>(0, 120));
+}
+
+}  // namespace sinkcheck::prop

@@ -1,0 +1,302 @@
+// property/harness.hpp — one way to drive any sink, so every property runs on every sink.
+//
+// A property never names a sink type. It asks a sut_entry ("sink under test") to encode a value,
+// or to replay a write program, under a run_setup (window, chunk bounds, an allocation or a write
+// that throws) and gets a run_record back: what the target holds once the sink is gone, every
+// write the sink was asked to do, every allocation its target made, every growth it reported,
+// and whether anything leaked. The real sinks (suts.hpp) and the broken ones of the gallery
+// (gallery/broken_sinks.hpp) are all turned into sut_entry by the same template, entry<Sut>(), so
+// a property that catches a broken sink is literally the code that passes the real one.
+//
+// The sink is destroyed while the exception is still in flight (the rethrow below), because
+// "trims during unwinding" is a claim about exactly that moment.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sinkcheck/encode.hpp"
+#include "sinkcheck/error.hpp"
+#include "sinkcheck/instrument/fault_sink.hpp"
+#include "sinkcheck/instrument/tracing_allocator.hpp"
+#include "sinkcheck/sink/growth_observer.hpp"
+#include "sinkcheck/sink/vector_sink.hpp"
+
+#include "generators.hpp"
+
+namespace sinkcheck::prop {
+
+inline constexpr std::size_t none = static_cast<std::size_t>(-1);
+
+template <class Sink, class = void>
+struct can_seek : std::false_type {};
+template <class Sink>
+struct can_seek<Sink, std::void_t<decltype(std::declval<Sink&>().seek(std::size_t{}))>>
+    : std::true_type {};
+
+template <class Target, class = void>
+struct has_chunks : std::false_type {};
+template <class Target>
+struct has_chunks<Target, std::void_t<decltype(std::declval<Target&>().chunk_sizes)>>
+    : std::true_type {};
+
+/// The window sizes every windowed sink is run with (the last one: unlimited).
+inline const std::vector<std::size_t>& window_sizes() {
+    static const std::vector<std::size_t> v = {1, 7, 64, 4096, 65536, unlimited_window};
+    return v;
+}
+
+inline std::string window_name(std::size_t w) {
+    return w == unlimited_window ? std::string("unlimited") : std::to_string(w);
+}
+
+struct run_setup {
+    std::size_t window = default_window;
+    /// chunked sinks: first chunk size and cap
+    std::size_t first_chunk = 2048;
+    std::size_t max_chunk = 65536;
+    /// fixed-span sinks: the buffer size
+    std::size_t span_capacity = std::size_t(1) << 22;
+    /// the k-th allocation of the target (1-based) throws std::bad_alloc; 0: none
+    std::size_t alloc_fault = 0;
+    /// the k-th write call (1-based) throws injected_fault before reaching the sink; 0: none
+    std::size_t write_fault = 0;
+};
+
+enum class outcome { completed, refused, write_fault, alloc_fault, sink_error, other };
+
+inline const char* outcome_name(outcome o) {
+    switch (o) {
+        case outcome::completed: return "completed";
+        case outcome::refused: return "encoder refused the value";
+        case outcome::write_fault: return "injected write fault";
+        case outcome::alloc_fault: return "injected allocation fault";
+        case outcome::sink_error: return "sink error";
+        case outcome::other: return "unexpected exception";
+    }
+    return "?";
+}
+
+/// One growth as the sink reported it (growth_observer), kept whole.
+class growth_log final : public growth_observer {
+public:
+    void on_growth(const growth_event& e) override { events.push_back(e); }
+    std::vector<growth_event> events;
+};
+
+struct run_record {
+    outcome how = outcome::completed;
+    /// encode_error id when refused; what() of any exception
+    int error_id = 0;
+    std::string error;
+
+    /// What the target holds once the sink is gone (empty for a sink that stores nothing).
+    std::vector<std::uint8_t> bytes;
+    /// position() after the last write, or when the exception left the encoder
+    std::size_t position = 0;
+    /// The model: the bytes of the write calls that returned, placed where each went (a seek
+    /// moves the model's cursor; a write past the end fills the gap with zeros).
+    std::vector<std::uint8_t> model;
+    /// Length of every write call that reached the sink, in order (a faulted one included).
+    std::vector<std::size_t> writes;
+    /// Sizes of the target's successful allocations, in order.
+    std::vector<std::size_t> allocations;
+    /// Growths the sink reported.
+    std::vector<growth_event> growths;
+    /// Most bytes ever found writable ahead of the cursor right after a write (container sinks
+    /// only, measured on the container itself; none where it cannot be seen).
+    std::size_t max_ahead_after_write = none;
+    /// Allocations made while the sink was being destroyed (a trim must not allocate).
+    std::size_t allocations_in_destructor = 0;
+    /// "" when every byte the target allocated was freed exactly once.
+    std::string leaks;
+    /// Chunk capacities as the chunked sink reports them (chunked sinks only).
+    std::vector<std::size_t> chunks;
+};
+
+/// Sits between the encoder (or a write program) and the sink: counts and records every write,
+/// keeps the model of what the target should hold, and forwards seek() when the sink has one.
+template <class Sink>
+class recorder {
+public:
+    recorder(Sink& sink, run_record& r, std::function<std::size_t()> ahead)
+        : sink_(&sink), r_(&r), ahead_(std::move(ahead)) {}
+
+    void write(std::uint8_t b) {
+        r_->writes.push_back(1);
+        sink_->write(b);
+        place(&b, 1);
+    }
+
+    void write(const std::uint8_t* p, std::size_t n) {
+        r_->writes.push_back(n);
+        sink_->write(p, n);
+        place(p, n);
+    }
+
+    std::size_t position() const { return sink_->position(); }
+
+    template <class S = Sink>
+    auto seek(std::size_t pos) -> decltype(std::declval<S&>().seek(pos)) {
+        sink_->seek(pos);
+        cursor_ = pos;
+    }
+
+private:
+    void place(const std::uint8_t* p, std::size_t n) {
+        auto& m = r_->model;
+        if (m.size() < cursor_ + n) {
+            m.resize(cursor_ + n);  // zeros fill a gap left by a seek past the end
+        }
+        std::copy(p, p + n, m.begin() + static_cast<std::ptrdiff_t>(cursor_));
+        cursor_ += n;
+        if (ahead_) {
+            const std::size_t a = ahead_();
+            if (r_->max_ahead_after_write == none || a > r_->max_ahead_after_write) {
+                r_->max_ahead_after_write = a;
+            }
+        }
+    }
+
+    Sink* sink_;
+    run_record* r_;
+    std::function<std::size_t()> ahead_;
+    std::size_t cursor_ = 0;
+};
+
+/// Replays a write program (generators.hpp) against any sink-like object.
+template <class Sink>
+void play(const write_program& prog, Sink& sink, std::size_t& size_so_far) {
+    std::vector<std::uint8_t> block;
+    for (const write_op& op : prog.ops) {
+        switch (op.what) {
+            case write_op::kind::byte:
+                sink.write(op.byte_at(0));
+                break;
+            case write_op::kind::block:
+                block.resize(op.length);
+                for (std::size_t i = 0; i < op.length; ++i) {
+                    block[i] = op.byte_at(i);
+                }
+                sink.write(block.data(), block.size());
+                break;
+            case write_op::kind::seek:
+                if constexpr (can_seek<Sink>::value) {
+                    // up to 16 bytes past the end: a gap the next write fills with zeros
+                    sink.seek(op.target % (size_so_far + 17));
+                }
+                break;
+        }
+        if (sink.position() > size_so_far) {
+            size_so_far = sink.position();
+        }
+    }
+}
+
+/// What a Sut adapter provides (see suts.hpp for the real sinks):
+///   static constexpr const char* name;
+///   static constexpr bool windowed;   // the window parameter means something
+///   static constexpr bool stores;     // false: only position() can be compared
+///   struct target { target(const run_setup&, std::shared_ptr<allocation_log>); };
+///   static <sink> make(target&, const run_setup&, growth_observer*);
+///   static void capture(<sink>&, target&);                 // before the sink dies
+///   static std::vector<std::uint8_t> contents(target&);    // after it died
+///   static std::function<std::size_t()> ahead(<sink>&, target&);  // may be empty
+template <class Sut, class Body>
+run_record drive(const run_setup& setup, Body&& body) {
+    run_record r;
+    auto log = std::make_shared<allocation_log>();
+    growth_log growth;
+    {
+        typename Sut::target t(setup, log);
+        if (setup.alloc_fault != 0) {
+            log->fail_at(setup.alloc_fault);
+        }
+        std::size_t allocations_before_destructor = 0;
+        try {
+            auto sink = Sut::make(t, setup, &growth);
+            try {
+                fault_sink<decltype(sink)> faulty(sink);
+                if (setup.write_fault != 0) {
+                    faulty.fail_at_write(setup.write_fault);
+                }
+                recorder<fault_sink<decltype(sink)>> rec(faulty, r, Sut::ahead(sink, t));
+                body(rec);
+            } catch (...) {
+                r.position = sink.position();
+                Sut::capture(sink, t);
+                allocations_before_destructor = log->allocations();
+                throw;  // the sink is destroyed while this exception unwinds
+            }
+            r.position = sink.position();
+            Sut::capture(sink, t);
+            allocations_before_destructor = log->allocations();
+        } catch (const encode_error& e) {
+            r.how = outcome::refused;
+            r.error_id = e.id();
+            r.error = e.what();
+        } catch (const injected_fault& e) {
+            r.how = outcome::write_fault;
+            r.error = e.what();
+        } catch (const sinkcheck::sink_error& e) {
+            r.how = outcome::sink_error;
+            r.error = e.what();
+        } catch (const std::bad_alloc& e) {
+            r.how = setup.alloc_fault != 0 ? outcome::alloc_fault : outcome::other;
+            r.error = e.what();
+        } catch (const std::exception& e) {
+            r.how = outcome::other;
+            r.error = e.what();
+        }
+        r.allocations_in_destructor = log->allocations() - allocations_before_destructor;
+        log->disarm();
+        r.bytes = Sut::contents(t);
+        if constexpr (has_chunks<typename Sut::target>::value) {
+            r.chunks = t.chunk_sizes;
+        }
+    }
+    r.allocations = log->allocation_sizes();
+    r.leaks = log->leak_report();
+    r.growths = std::move(growth.events);
+    return r;
+}
+
+/// A sink under test, with the value type erased so lists of them can be iterated.
+struct sut_entry {
+    std::string name;
+    bool windowed = false;
+    bool stores = true;
+    std::function<run_record(format, const nlohmann::json&, const encode_options&, const run_setup&)> encode;
+    std::function<run_record(const write_program&, const run_setup&)> program;
+};
+
+template <class Sut>
+sut_entry entry() {
+    sut_entry e;
+    e.name = Sut::name;
+    e.windowed = Sut::windowed;
+    e.stores = Sut::stores;
+    e.encode = [](format f, const nlohmann::json& j, const encode_options& o, const run_setup& s) {
+        return drive<Sut>(s, [&](auto& sink) { sinkcheck::encode(f, j, sink, o); });
+    };
+    e.program = [](const write_program& prog, const run_setup& s) {
+        return drive<Sut>(s, [&](auto& sink) {
+            std::size_t size = 0;
+            play(prog, sink, size);
+        });
+    };
+    return e;
+}
+
+}  // namespace sinkcheck::prop

@@ -1,0 +1,719 @@
+// property/properties.hpp — the sink properties, written once for real and broken sinks alike.
+//
+// Each function is a RapidCheck property body: it draws its inputs with *gen, drives the sinks
+// it is given through harness.hpp and fails with RC_FAIL and a message that names the sink, the
+// window, the format, the first differing byte and the JSON pointer being written there. The
+// tests in sinks_test.cpp hand them the real sinks; gallery_test.cpp hands them broken ones and
+// expects a failure. Properties 2 and 3 (oracle agreement, round trip) concern the encoders, not
+// the sinks, and live in encoding_test.cpp.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <rapidcheck.h>
+
+#include "harness.hpp"
+#include "show.hpp"
+#include "suts.hpp"
+
+namespace sinkcheck::prop {
+
+using json = nlohmann::json;
+
+// ---------------------------------------------------------------------------------------------
+// Inputs.
+
+/// Values for the sink properties. No oracle is involved, so nesting may go deeper than the
+/// 64 levels nlohmann's recursive writers are trusted with.
+inline value_profile sink_profile() {
+    value_profile p;
+    p.max_depth = 4;
+    p.max_children = 12;
+    p.deep_limit = 300;
+    p.bulk_limit = 20000;
+    p.top_scalar_weight = 2;
+    return p;
+}
+
+/// Smaller values for the property that reruns a document once per write and per allocation
+/// (quadratic in the number of writes: BON8 writes a binary one byte at a time).
+inline value_profile fault_profile(bool hostile) {
+    value_profile p;
+    p.max_depth = 3;
+    p.max_children = 6;
+    p.deep_limit = 40;
+    p.hostile = hostile;
+    p.max_edge_length = 300;
+    return p;
+}
+
+/// UBJSON/BJData container shape (nlohmann's use_size / use_type); other formats ignore it.
+enum class shape { plain, use_size, use_size_and_type };
+
+inline encode_options options_for(format f, shape s) {
+    encode_options o;
+    if (f == format::ubjson || f == format::bjdata) {
+        o.use_size = s != shape::plain;
+        o.use_type = s == shape::use_size_and_type;
+    }
+    return o;
+}
+
+/// The drawn inputs get types of their own, so a counterexample reads "window: 7", not
+/// "unsigned long: 7".
+struct window_choice {
+    std::size_t bytes;
+};
+
+struct chunk_bounds {
+    std::size_t first;
+    std::size_t cap;
+};
+
+struct sink_choice {
+    std::size_t index;
+    std::string name;
+};
+
+inline rc::Gen<format> format_gen() {
+    return one_of_values(std::vector<format>(all_formats.begin(), all_formats.end()));
+}
+
+inline rc::Gen<shape> shape_gen() {
+    return one_of_values<shape>({shape::plain, shape::use_size, shape::use_size_and_type});
+}
+
+inline rc::Gen<window_choice> window_gen() {
+    std::vector<window_choice> v;
+    for (std::size_t w : window_sizes()) {
+        v.push_back({w});
+    }
+    return one_of_values(std::move(v));
+}
+
+inline rc::Gen<sink_choice> sink_gen(const std::vector<sut_entry>& suts) {
+    std::vector<sink_choice> v;
+    for (std::size_t i = 0; i < suts.size(); ++i) {
+        v.push_back({i, suts[i].name});
+    }
+    return one_of_values(std::move(v));
+}
+
+inline void showValue(shape s, std::ostream& os) {
+    os << (s == shape::plain ? "plain" : s == shape::use_size ? "use_size" : "use_size+use_type");
+}
+inline void showValue(const window_choice& w, std::ostream& os) { os << window_name(w.bytes); }
+inline void showValue(const chunk_bounds& c, std::ostream& os) { os << "first " << c.first << ", cap " << c.cap; }
+inline void showValue(const sink_choice& s, std::ostream& os) { os << s.name; }
+
+/// BSON writes only objects: any other value is put under one key (so the sinks see it anyway).
+template <class Json>
+Json document_for(format f, const Json& j) {
+    if (f != format::bson || j.is_object()) {
+        return j;
+    }
+    Json doc = Json::object();
+    doc["v"] = j;
+    return doc;
+}
+
+/// The windows a sink is run with: all of them, or the default for a sink without one.
+inline std::vector<std::size_t> windows_for(const sut_entry& s) {
+    return s.windowed ? window_sizes() : std::vector<std::size_t>{default_window};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reports.
+
+/// The JSON pointer of the value whose encoding covers byte `offset` (via encode_options::marks).
+template <class Json>
+std::string pointer_at(format f, const Json& doc, encode_options o, std::size_t offset) {
+    std::vector<value_mark> marks;
+    o.marks = &marks;
+    o.bson_patch_lengths = false;
+    try {
+        (void)encode_to_vector(f, doc, o);
+    } catch (const std::exception&) {
+        // the marks up to the refusal are still there
+    }
+    std::string where = "?";
+    for (const value_mark& m : marks) {
+        if (m.offset <= offset) {
+            where = m.pointer.empty() ? std::string("(root)") : m.pointer;
+        }
+    }
+    return where;
+}
+
+inline std::string hex_window(const std::vector<std::uint8_t>& b, std::size_t at) {
+    static const char digits[] = "0123456789abcdef";
+    const std::size_t from = at > 12 ? at - 12 : 0;
+    const std::size_t to = std::min(b.size(), at + 13);
+    std::string out = from > 0 ? "..." : "";
+    for (std::size_t i = from; i < to; ++i) {
+        if (i == at) {
+            out += '[';
+        }
+        out += digits[b[i] >> 4];
+        out += digits[b[i] & 15];
+        if (i == at) {
+            out += ']';
+        }
+    }
+    if (to < b.size()) {
+        out += "...";
+    }
+    if (at >= b.size()) {
+        out += "[end]";
+    }
+    return out;
+}
+
+inline std::size_t first_difference(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
+    std::size_t i = 0;
+    while (i < a.size() && i < b.size() && a[i] == b[i]) {
+        ++i;
+    }
+    return i;
+}
+
+/// Which run a message is about: the sink, its window (none: it has none) and the input.
+struct where {
+    std::string sink;
+    std::size_t window;
+    std::string input;
+    std::string describe() const {
+        return sink + " (" + (window == none ? "" : "window " + window_name(window) + ", ") + input + ")";
+    }
+};
+
+inline std::size_t window_of(const sut_entry& s, std::size_t w) { return s.windowed ? w : none; }
+
+/// For reports about bytes that no single document produced (write programs, models).
+inline constexpr const json* no_document = nullptr;
+
+template <class Json>
+std::string bytes_report(const std::string& what, const std::vector<std::uint8_t>& expected,
+                         const std::vector<std::uint8_t>& actual, const Json* doc, format f,
+                         const encode_options& o) {
+    const std::size_t at = first_difference(expected, actual);
+    std::ostringstream os;
+    os << what << ": first difference at byte " << at;
+    if (doc != nullptr) {
+        os << " (written for JSON pointer " << pointer_at(f, *doc, o, at) << ")";
+    }
+    os << "\n  expected " << expected.size() << " bytes: " << hex_window(expected, at)
+       << "\n  actual   " << actual.size() << " bytes: " << hex_window(actual, at);
+    return os.str();
+}
+
+inline std::string list_of(const std::vector<std::size_t>& v) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i > 0) {
+            out += ", ";
+        }
+        if (i == 16 && v.size() > 20) {
+            out += "... " + std::to_string(v.size()) + " in all";
+            break;
+        }
+        out += std::to_string(v[i]);
+    }
+    return out + "]";
+}
+
+inline std::string outcome_of(const run_record& r) {
+    std::string s = outcome_name(r.how);
+    if (!r.error.empty()) {
+        s += " (" + r.error + ")";
+    }
+    return s;
+}
+
+/// What every run must satisfy on its own: the target holds exactly the bytes of the writes
+/// that returned, position() says how many that was (unless seeks moved it), nothing leaked, and
+/// the destructor did not allocate.
+inline void require_sound(const run_record& r, const where& w, bool stores, bool seeks = false) {
+    if (stores && r.bytes != r.model) {
+        RC_FAIL(bytes_report(w.describe() + " after " + outcome_of(r) +
+                                 ": the target does not hold exactly the bytes of the writes that returned",
+                             r.model, r.bytes, no_document, format::cbor, {}));
+    }
+    if (!seeks && r.position != r.model.size()) {
+        RC_FAIL(w.describe() + " after " + outcome_of(r) + ": position() is " +
+                std::to_string(r.position) + " after writes of " + std::to_string(r.model.size()) +
+                " bytes");
+    }
+    if (!r.leaks.empty()) {
+        RC_FAIL(w.describe() + " after " + outcome_of(r) + " leaked:\n" + r.leaks);
+    }
+    if (r.allocations_in_destructor != 0) {
+        RC_FAIL(w.describe() + ": destroying the sink allocated " +
+                std::to_string(r.allocations_in_destructor) + " times (a trim must not allocate)");
+    }
+    if (r.how == outcome::other || r.how == outcome::sink_error) {
+        RC_FAIL(w.describe() + ": " + outcome_of(r));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The growth models the sinks promise (DESIGN.md "The sink family").
+
+/// Seed 000: an empty vector grows to max(64, needed), then to max(needed, 2 * capacity)
+/// whenever a write does not fit. Returns the capacity after each growth.
+inline std::vector<std::size_t> vector_rule(const std::vector<std::size_t>& writes) {
+    std::vector<std::size_t> caps;
+    std::size_t cap = 0;
+    std::size_t pos = 0;
+    for (std::size_t n : writes) {
+        const std::size_t needed = pos + n;
+        if (needed > cap) {
+            cap = std::max<std::size_t>(64, std::max(needed, 2 * cap));
+            caps.push_back(cap);
+        }
+        pos = needed;
+    }
+    return caps;
+}
+
+/// Seed 002: leaving the short buffer allocates exactly needed + 1 (the terminator); later
+/// growths go to max(needed, 2 * capacity). Returns the allocation sizes.
+inline std::vector<std::size_t> string_rule(const std::vector<std::size_t>& writes, std::size_t short_capacity) {
+    std::vector<std::size_t> allocs;
+    std::size_t cap = short_capacity;
+    std::size_t pos = 0;
+    for (std::size_t n : writes) {
+        const std::size_t needed = pos + n;
+        if (needed > cap) {
+            cap = cap == short_capacity ? needed : std::max(needed, 2 * cap);
+            allocs.push_back(cap + 1);
+        }
+        pos = needed;
+    }
+    return allocs;
+}
+
+/// Seed 003: a write that does not fit fills the current chunk and goes on in a new one of the
+/// next size (doubled from `first` up to `cap`), or the next power-of-two multiple of it that
+/// holds the rest. Returns the chunk sizes.
+inline std::vector<std::size_t> chunk_rule(const std::vector<std::size_t>& writes, std::size_t first,
+                                           std::size_t cap) {
+    std::vector<std::size_t> chunks;
+    std::size_t next = first;
+    std::size_t room = 0;
+    for (std::size_t n : writes) {
+        if (n <= room) {
+            room -= n;
+            continue;
+        }
+        const std::size_t rest = n - room;
+        std::size_t size = next;
+        while (size < rest) {
+            size *= 2;
+        }
+        chunks.push_back(size);
+        room = size - rest;
+        next = next <= cap / 2 ? 2 * next : cap;
+    }
+    return chunks;
+}
+
+/// The most chunks n bytes can take: every chunk but the last is full and at least as large as
+/// the doubling sequence says, so this is O(log n) up to the cap and n / cap after it.
+inline std::size_t chunk_bound(std::size_t n, std::size_t first, std::size_t cap) {
+    std::size_t full = 0;
+    std::size_t filled = 0;
+    std::size_t size = first;
+    while (filled + size <= n) {
+        filled += size;
+        ++full;
+        size = size <= cap / 2 ? 2 * size : cap;
+    }
+    return full + 1;
+}
+
+/// Distinct capacities in the order a sink reported them.
+inline std::vector<std::size_t> reported_capacities(const run_record& r) {
+    std::vector<std::size_t> out;
+    for (const growth_event& e : r.growths) {
+        if (out.empty() || out.back() != e.capacity) {
+            out.push_back(e.capacity);
+        }
+    }
+    return out;
+}
+
+/// A tag for RC_CLASSIFY, so a run reports how large the outputs it checked were.
+inline std::string size_class(std::size_t n) {
+    if (n < 64) return "output < 64 B";
+    if (n < 4096) return "output 64 B - 4 KiB";
+    if (n < 65536) return "output 4 - 64 KiB";
+    return "output >= 64 KiB";
+}
+
+inline std::size_t total_written(const std::vector<std::size_t>& writes) {
+    std::size_t n = 0;
+    for (std::size_t w : writes) {
+        n += w;
+    }
+    return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property 1. suts.front() is the baseline.
+
+inline void all_sinks_write_identical_bytes(const std::vector<sut_entry>& suts) {
+    const auto j = *json_value<json>(sink_profile());
+    const shape sh = *shape_gen();
+    const sut_entry& baseline = suts.front();
+    for (format f : all_formats) {
+        const json doc = document_for(f, j);
+        const encode_options o = options_for(f, sh);
+        const run_record base = baseline.encode(f, doc, o, run_setup{});
+        const std::string input(format_name(f));
+        require_sound(base, {baseline.name, window_of(baseline, default_window), input}, true);
+        if (f == format::cbor) {
+            RC_TAG(size_class(base.model.size()));
+        }
+        for (const sut_entry& s : suts) {
+            for (std::size_t w : windows_for(s)) {
+                run_setup setup;
+                setup.window = w;
+                setup.span_capacity = base.model.size();
+                const run_record r = s.encode(f, doc, o, setup);
+                const where at{s.name, window_of(s, w), input};
+                if (r.how != base.how || r.error_id != base.error_id) {
+                    RC_FAIL(at.describe() + ": " + outcome_of(r) + ", but " + baseline.name +
+                            ": " + outcome_of(base));
+                }
+                if (s.stores && r.bytes != base.bytes) {
+                    RC_FAIL(bytes_report(at.describe() + " differs from " + baseline.name, base.bytes,
+                                         r.bytes, &doc, f, o));
+                }
+                if (r.position != base.position) {
+                    RC_FAIL(at.describe() + ": position() " + std::to_string(r.position) + ", " +
+                            baseline.name + ": " + std::to_string(base.position));
+                }
+                require_sound(r, at, s.stores);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property 4.
+
+/// The target after a run that threw must hold a prefix of the full output: the writes that
+/// returned, exactly.
+inline void require_prefix(const run_record& r, const run_record& full, const where& at,
+                           const std::string& fault, bool stores) {
+    const bool prefix = r.model.size() <= full.model.size() &&
+                        std::equal(r.model.begin(), r.model.end(), full.model.begin());
+    if (!prefix) {
+        RC_FAIL(bytes_report(at.describe() + " with " + fault +
+                                 ": the bytes written before the throw are not a prefix of the full output",
+                             full.model, r.model, no_document, format::cbor, {}));
+    }
+    require_sound(r, at, stores);
+}
+
+inline void trims_to_written_bytes_when_writes_throw(const std::vector<sut_entry>& suts) {
+    const sut_entry& s = suts[(*sink_gen(suts)).index];
+    const format f = *format_gen();
+    const std::size_t w = s.windowed ? (*window_gen()).bytes : default_window;
+    const bool hostile = *rc::gen::arbitrary<bool>();
+    const auto j = *json_value<json>(fault_profile(hostile));
+    const json doc = document_for(f, j);
+    const encode_options o = options_for(f, *shape_gen());
+    const where at{s.name, window_of(s, w), std::string(format_name(f))};
+
+    run_setup setup;
+    setup.window = w;
+    setup.span_capacity = memory_writer_entry().encode(f, doc, o, run_setup{}).model.size();
+    const run_record full = s.encode(f, doc, o, setup);
+    RC_CLASSIFY(full.how == outcome::refused, "refused by the encoder");
+    // an encoder's own refusal is a throw like any other: the completed writes, exactly
+    require_sound(full, at, s.stores);
+    if (full.how != outcome::completed && full.how != outcome::refused) {
+        RC_FAIL(at.describe() + ": " + outcome_of(full));
+    }
+    if (full.how == outcome::completed && s.stores && full.bytes != encode_to_vector(f, doc, o)) {
+        RC_FAIL(at.describe() + ": the full output differs from the encoder's");
+    }
+
+    for (std::size_t k = 1; k <= full.writes.size(); ++k) {
+        run_setup faulty = setup;
+        faulty.write_fault = k;
+        const run_record r = s.encode(f, doc, o, faulty);
+        const std::string fault = "a throw at write " + std::to_string(k);
+        if (r.how != outcome::write_fault) {
+            RC_FAIL(at.describe() + " with " + fault + ": " + outcome_of(r));
+        }
+        require_prefix(r, full, at, fault, s.stores);
+    }
+    for (std::size_t k = 1; k <= full.allocations.size(); ++k) {
+        run_setup faulty = setup;
+        faulty.alloc_fault = k;
+        const run_record r = s.encode(f, doc, o, faulty);
+        const std::string fault = "a throw at allocation " + std::to_string(k);
+        if (r.how != outcome::alloc_fault) {
+            RC_FAIL(at.describe() + " with " + fault + ": " + outcome_of(r));
+        }
+        require_prefix(r, full, at, fault, s.stores);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property 5.
+
+inline void capacity_growth_ignores_window(const std::vector<sut_entry>& suts) {
+    const auto j = *json_value<json>(sink_profile());
+    const shape sh = *shape_gen();
+    for (format f : all_formats) {
+        const json doc = document_for(f, j);
+        const encode_options o = options_for(f, sh);
+        std::vector<std::size_t> first;
+        std::string first_name;
+        for (const sut_entry& s : suts) {
+            for (std::size_t w : windows_for(s)) {
+                run_setup setup;
+                setup.window = w;
+                const run_record r = s.encode(f, doc, o, setup);
+                const where at{s.name, window_of(s, w), std::string(format_name(f))};
+                const auto rule = vector_rule(r.writes);
+                if (r.allocations != rule) {
+                    RC_FAIL(at.describe() + ": capacities " + list_of(r.allocations) +
+                            ", but seed 000's rule max(64, needed, 2 * capacity) gives " + list_of(rule) +
+                            " for writes " + list_of(r.writes));
+                }
+                if (reported_capacities(r) != r.allocations) {
+                    RC_FAIL(at.describe() + ": reported capacities " + list_of(reported_capacities(r)) +
+                            ", allocated " + list_of(r.allocations));
+                }
+                if (first_name.empty()) {
+                    first = r.allocations;
+                    first_name = at.describe();
+                } else if (r.allocations != first) {
+                    RC_FAIL(at.describe() + ": capacities " + list_of(r.allocations) + ", but " +
+                            first_name + ": " + list_of(first));
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property 6.
+
+inline void zero_fill_stays_within_window(const std::vector<sut_entry>& suts) {
+    const auto j = *json_value<json>(sink_profile());
+    const shape sh = *shape_gen();
+    for (format f : all_formats) {
+        const json doc = document_for(f, j);
+        const encode_options o = options_for(f, sh);
+        for (const sut_entry& s : suts) {
+            for (std::size_t w : window_sizes()) {
+                if (w == unlimited_window) {
+                    continue;
+                }
+                run_setup setup;
+                setup.window = w;
+                const run_record r = s.encode(f, doc, o, setup);
+                const where at{s.name, w, std::string(format_name(f))};
+                const std::size_t largest =
+                    r.writes.empty() ? 0 : *std::max_element(r.writes.begin(), r.writes.end());
+                for (const growth_event& e : r.growths) {
+                    // window_end(): the window, or the write that asked for room if it is longer
+                    if (e.ahead > std::max(w, e.request) || e.ahead > w + largest) {
+                        RC_FAIL(at.describe() + ": a growth at byte " + std::to_string(e.position) +
+                                " for a write of " + std::to_string(e.request) + " made " +
+                                std::to_string(e.ahead) + " bytes writable ahead of the cursor");
+                    }
+                }
+                if (r.max_ahead_after_write != none && r.max_ahead_after_write > w) {
+                    RC_FAIL(at.describe() + ": " + std::to_string(r.max_ahead_after_write) +
+                            " zero-filled bytes found ahead of the cursor after a write");
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property 7.
+
+inline void chunks_double_up_to_the_cap(const sut_entry& chunked, const sut_entry& vector_like) {
+    const chunk_bounds bounds = *rc::gen::apply(
+        [](std::size_t first, std::size_t doublings) { return chunk_bounds{first, first << doublings}; },
+        one_of_values<std::size_t>({2048, 1, 2, 3, 16, 100}), one_of_values<std::size_t>({5, 0, 1, 2, 3, 4, 6}));
+    const std::size_t first = bounds.first;
+    const std::size_t cap = bounds.cap;
+    run_setup setup;
+    setup.first_chunk = first;
+    setup.max_chunk = cap;
+    run_record r;
+    run_record base;
+    std::string input;
+    if (*rc::gen::arbitrary<bool>()) {
+        const auto prog = *write_program_gen(false, false);
+        r = chunked.program(prog, setup);
+        base = vector_like.program(prog, run_setup{});
+        input = "a write program";
+    } else {
+        const auto j = *json_value<json>(sink_profile());
+        const format f = *format_gen();
+        const json doc = document_for(f, j);
+        r = chunked.encode(f, doc, encode_options{}, setup);
+        base = vector_like.encode(f, doc, encode_options{}, run_setup{});
+        input = std::string(format_name(f));
+    }
+    const std::string at = chunked.name + " (first " + std::to_string(first) + ", cap " +
+                           std::to_string(cap) + ", " + input + ")";
+    require_sound(r, {chunked.name, none, "first " + std::to_string(first) + ", cap " + std::to_string(cap) + ", " + input},
+                  true);
+    const auto rule = chunk_rule(r.writes, first, cap);
+    if (r.allocations != rule) {
+        RC_FAIL(at + ": allocated chunks " + list_of(r.allocations) + ", but doubling from " +
+                std::to_string(first) + " up to " + std::to_string(cap) + " gives " + list_of(rule) +
+                " for writes " + list_of(r.writes));
+    }
+    if (r.chunks != rule) {
+        RC_FAIL(at + ": reports chunks " + list_of(r.chunks) + ", allocated " + list_of(r.allocations));
+    }
+    const std::size_t n = total_written(r.writes);
+    if (r.allocations.size() > chunk_bound(n, first, cap)) {
+        RC_FAIL(at + ": " + std::to_string(r.allocations.size()) + " allocations for " +
+                std::to_string(n) + " bytes, more than the bound " +
+                std::to_string(chunk_bound(n, first, cap)));
+    }
+    if (r.bytes != base.bytes) {
+        RC_FAIL(bytes_report(at + ": the concatenated chunks differ from " + vector_like.name, base.bytes,
+                             r.bytes, no_document, format::cbor, {}));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property 8.
+
+inline void string_leaves_short_buffer_exactly(const sut_entry& string_like) {
+    const std::size_t short_capacity = traced_string().capacity();
+    const std::size_t w = (*window_gen()).bytes;
+    run_setup setup;
+    setup.window = w;
+    run_record r;
+    std::string input;
+    if (*rc::gen::arbitrary<bool>()) {
+        const auto prog = *write_program_gen(false, false);
+        r = string_like.program(prog, setup);
+        input = "a write program";
+    } else {
+        const auto j = *json_value<json>(sink_profile());
+        const format f = *format_gen();
+        r = string_like.encode(f, document_for(f, j), encode_options{}, setup);
+        input = std::string(format_name(f));
+    }
+    const where at{string_like.name, w, input};
+    const std::string name = at.describe();
+    require_sound(r, at, true);
+    const auto rule = string_rule(r.writes, short_capacity);
+    if (r.allocations != rule) {
+        RC_FAIL(name + ": allocations " + list_of(r.allocations) + ", but an exact first allocation " +
+                "out of the " + std::to_string(short_capacity) + "-byte short buffer, then " +
+                "max(needed, 2 * capacity), gives " + list_of(rule) + " for writes " + list_of(r.writes));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property 9.
+
+inline void seekable_writer_without_seeks_equals_seekless(const sut_entry& seekable, const sut_entry& seekless) {
+    const auto j = *json_value<json>(sink_profile());
+    const format f = *format_gen();
+    const std::size_t w = (*window_gen()).bytes;
+    const json doc = document_for(f, j);
+    const encode_options o = options_for(f, *shape_gen());
+    run_setup setup;
+    setup.window = w;
+    const run_record a = seekable.encode(f, doc, o, setup);
+    const run_record b = seekless.encode(f, doc, o, setup);
+    const where at{seekable.name, w, std::string(format_name(f))};
+    require_sound(a, at, true);
+    if (a.how != b.how || a.bytes != b.bytes) {
+        RC_FAIL(bytes_report(at.describe() + " (" + outcome_of(a) + ") differs from " + seekless.name +
+                                 " (" + outcome_of(b) + ")",
+                             b.bytes, a.bytes, &doc, f, o));
+    }
+    if (a.allocations != b.allocations) {
+        RC_FAIL(at.describe() + ": capacities " + list_of(a.allocations) + ", " + seekless.name + ": " +
+                list_of(b.allocations));
+    }
+}
+
+inline void patched_bson_lengths_equal_precomputed(const sut_entry& seekable, const sut_entry& baseline) {
+    const auto j = *json_value<json>(sink_profile());
+    const std::size_t w = (*window_gen()).bytes;
+    const json doc = document_for(format::bson, j);
+    encode_options patched;
+    patched.bson_patch_lengths = true;
+    run_setup setup;
+    setup.window = w;
+    const run_record a = seekable.encode(format::bson, doc, patched, setup);
+    const run_record b = baseline.encode(format::bson, doc, encode_options{}, run_setup{});
+    const where at{seekable.name, w, "bson"};
+    require_sound(a, at, true, true);
+    if (a.how != b.how || a.error_id != b.error_id) {
+        RC_FAIL(at.describe() + " with patched lengths: " + outcome_of(a) + ", with precomputed lengths: " +
+                outcome_of(b));
+    }
+    if (a.how == outcome::completed && a.bytes != b.bytes) {
+        RC_FAIL(bytes_report(at.describe() + ": patched lengths differ from precomputed ones", b.bytes,
+                             a.bytes, &doc, format::bson, encode_options{}));
+    }
+}
+
+inline void seek_programs_match_a_byte_array(const sut_entry& seekable) {
+    const auto prog = *write_program_gen(true, true);
+    const std::size_t w = (*window_gen()).bytes;
+    run_setup setup;
+    setup.window = w;
+    // the fault point counts ops; the fault wrapper counts write calls (a seek is not one)
+    std::size_t write_calls = 0;
+    for (std::size_t i = 0; i < prog.ops.size() && i <= prog.fault_at; ++i) {
+        if (prog.ops[i].what != write_op::kind::seek) {
+            ++write_calls;
+            if (i == prog.fault_at) {
+                setup.write_fault = write_calls;
+            }
+        }
+    }
+    const run_record r = seekable.program(prog, setup);
+    RC_CLASSIFY(setup.write_fault != 0, "with a fault");
+    require_sound(r, {seekable.name, w, "a write program"}, true, true);
+}
+
+}  // namespace sinkcheck::prop
+
+namespace rc {
+template <>
+struct ShowType<sinkcheck::prop::shape> {
+    static void showType(std::ostream& os) { os << "UBJSON/BJData shape"; }
+};
+template <>
+struct ShowType<sinkcheck::prop::window_choice> {
+    static void showType(std::ostream& os) { os << "window"; }
+};
+template <>
+struct ShowType<sinkcheck::prop::chunk_bounds> {
+    static void showType(std::ostream& os) { os << "chunks"; }
+};
+template <>
+struct ShowType<sinkcheck::prop::sink_choice> {
+    static void showType(std::ostream& os) { os << "sink"; }
+};
+}  // namespace rc
