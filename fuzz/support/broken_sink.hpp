@@ -13,10 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sinkcheck/encode.hpp"
-#include "sinkcheck/error.hpp"
 #include "sinkcheck/sink/memory_writer.hpp"
-#include "support/report.hpp"
 
 namespace sinkcheck::fuzz {
 
@@ -35,23 +32,5 @@ public:
 private:
     memory_writer inner_;
 };
-
-template <class Write>
-sink_result run_broken_sink(Write& write, std::size_t site) {
-    sink_result r;
-    r.site = site;
-    r.label = "edge_dropping (deliberately broken)";
-    try {
-        edge_dropping_sink s;
-        write(s);
-        r.bytes = s.take();
-        r.size = r.bytes.size();
-    } catch (const encode_error& e) {
-        r.failed = true;
-        r.error = std::string(e.category()) + "." + std::to_string(e.id());
-        r.what = e.what();
-    }
-    return r;
-}
 
 }  // namespace sinkcheck::fuzz

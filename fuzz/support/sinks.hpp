@@ -110,6 +110,28 @@ inline std::string window_label(std::size_t w) {
     return w == unlimited_window ? std::string("unlimited") : std::to_string(w);
 }
 
+#if SINKCHECK_FUZZ_BROKEN_SINK
+/// The deliberately broken sink's run, shaped like a catalogue sink's (broken_sink.hpp).
+template <class Write>
+sink_result run_broken_sink(Write& write, std::size_t site) {
+    sink_result r;
+    r.site = site;
+    r.label = "edge_dropping (deliberately broken)";
+    try {
+        edge_dropping_sink s;
+        write(s);
+        r.bytes = s.take();
+        r.size = r.bytes.size();
+    } catch (const encode_error& e) {
+        r.failed = true;
+        r.error = std::string(e.category()) + "." + std::to_string(e.id());
+        r.what = e.what();
+    }
+    return r;
+}
+
+#endif
+
 /// Runs write(sink) — an encoding — through every sink (the windowed ones at the window the
 /// input picks) and hands each result to `visit`. patch: BSON lengths are patched (seek needed).
 template <class Write, class Visit>
