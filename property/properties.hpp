@@ -447,25 +447,26 @@ inline void trims_to_written_bytes_when_writes_throw(const std::vector<sut_entry
         RC_FAIL(at.describe() + ": the full output differs from the encoder's");
     }
 
-    for (std::size_t k = 1; k <= full.writes.size(); ++k) {
-        run_setup faulty = setup;
-        faulty.write_fault = k;
-        const run_record r = s.encode(f, doc, o, faulty);
-        const std::string fault = "a throw at write " + std::to_string(k);
-        if (r.how != outcome::write_fault) {
-            RC_FAIL(at.describe() + " with " + fault + ": " + outcome_of(r));
+    // a throw at every write call, then at every allocation, the full run made
+    struct fault_kind {
+        const char* name;
+        std::size_t count;
+        std::size_t run_setup::*arm;
+        outcome expected;
+    };
+    const fault_kind kinds[] = {{"write", full.writes.size(), &run_setup::write_fault, outcome::write_fault},
+                                {"allocation", full.allocations.size(), &run_setup::alloc_fault, outcome::alloc_fault}};
+    for (const fault_kind& kind : kinds) {
+        for (std::size_t k = 1; k <= kind.count; ++k) {
+            run_setup faulty = setup;
+            faulty.*kind.arm = k;
+            const run_record r = s.encode(f, doc, o, faulty);
+            const std::string fault = std::string("a throw at ") + kind.name + " " + std::to_string(k);
+            if (r.how != kind.expected) {
+                RC_FAIL(at.describe() + " with " + fault + ": " + outcome_of(r));
+            }
+            require_prefix(r, full, at, fault, s.stores);
         }
-        require_prefix(r, full, at, fault, s.stores);
-    }
-    for (std::size_t k = 1; k <= full.allocations.size(); ++k) {
-        run_setup faulty = setup;
-        faulty.alloc_fault = k;
-        const run_record r = s.encode(f, doc, o, faulty);
-        const std::string fault = "a throw at allocation " + std::to_string(k);
-        if (r.how != outcome::alloc_fault) {
-            RC_FAIL(at.describe() + " with " + fault + ": " + outcome_of(r));
-        }
-        require_prefix(r, full, at, fault, s.stores);
     }
 }
 

@@ -60,6 +60,7 @@ template <> const char* const string_mutant<container_bug::doubles_out_of_short_
 template <> const char* const chunked_mutant<chunk_bug::none>::name = "chunked (control)";
 template <> const char* const chunked_mutant<chunk_bug::cap_ignored>::name = "chunked/cap-ignored";
 template <> const char* const chunked_mutant<chunk_bug::drops_partial_chunk>::name = "chunked/drops-partial-chunk";
+template <> const char* const seekable_mutant<seek_bug::library_growth>::name = "seekable_memory/library-growth";
 template <> const char* const seekable_mutant<seek_bug::none>::name = "seekable_memory (control)";
 template <> const char* const seekable_mutant<seek_bug::fast_path_forgets_seek>::name = "seekable_memory/fast-path-forgets-seek";
 
@@ -103,6 +104,8 @@ const std::vector<gallery_entry>& all_broken_sinks() {
              "the final flush drops the chunk that is not full", chunked_properties),
         make(entry<seekable_mutant<seek_bug::fast_path_forgets_seek>>(), "004",
              "the append fast path is not left when seek() moves the cursor", seekable_properties),
+        make(entry<seekable_mutant<seek_bug::library_growth>>(), "004",
+             "appending lets std::vector::insert choose the capacity", seekable_properties),
         make(entry<vector_mutant<container_bug::none>>(), "000", "none (control)", vector_properties, true),
         make(entry<string_mutant<container_bug::none>>(), "002", "none (control)", string_properties, true),
         make(entry<chunked_mutant<chunk_bug::none>>(), "003", "none (control)", chunked_properties, true),

@@ -274,6 +274,8 @@ enum class seek_bug {
     none,
     /// the append fast path is chosen by a flag that seek() does not clear
     fast_path_forgets_seek,
+    /// the append path lets std::vector::insert grow the buffer by the library's own rule
+    library_growth,
 };
 
 template <class Alloc>
@@ -290,7 +292,9 @@ public:
 
     void write(const std::uint8_t* p, std::size_t n) {
         if (appending_) {
-            reserve_for(buf_.size() + n, n);
+            if (bug_ != seek_bug::library_growth) {
+                reserve_for(buf_.size() + n, n);
+            }
             buf_.insert(buf_.end(), p, p + n);
             pos_ = buf_.size();
             return;
