@@ -169,6 +169,25 @@ for d in sorted(diff_totals, key=lambda k: (-sum(diff_totals[k].values()), k)):
             actual = v["detail"].replace("|", "\\|")[:70]
         w("| %s | %s | %d | `%s` | `%s` | `%s` |" % (key, fmt, n, v["id"], expected[:40], actual[:40]))
 w("")
+w("## Declared unsupported")
+w("")
+w("What an adapter declares instead of running, with its reason (not failures, not passes).")
+w("")
+w("| encoder | format | vectors | reason |")
+w("|---|---|---:|---|")
+for key, title, _ in ENCODERS:
+    for fmt in FORMATS:
+        r = load(key, fmt)
+        if r is None:
+            continue
+        reasons = {}
+        for v in r["vectors"]:
+            if v["result"] == "unsupported":
+                reason = v.get("detail", "").replace("declared unsupported: ", "")
+                reasons[reason] = reasons.get(reason, 0) + 1
+        for reason, n in sorted(reasons.items()):
+            w("| %s | %s | %d | %s |" % (key, fmt, n, reason.replace("|", "\\|")))
+w("")
 with open(doc_path, "w") as f:
     f.write("\n".join(lines))
 print("wrote", doc_path)

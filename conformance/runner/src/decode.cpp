@@ -610,7 +610,7 @@ public:
                 std::uint8_t t = 0;
                 std::uint64_t count = unknown_count;
                 bool nd = false;
-                header(t, count, nd, at);
+                header(marker == '{', t, count, nd, at);
                 if (nd) {
                     done = stack.empty();
                     continue;
@@ -636,8 +636,7 @@ private:
 
     /// After '[' or '{': optional '$' type (then '#' is required), optional '#' count; BJData
     /// '#[' dimensions make an ND-array, decoded whole here.
-    void header(std::uint8_t& type, std::uint64_t& count, bool& nd, std::size_t at) {
-        const bool object = p_[at] == '{';
+    void header(bool object, std::uint8_t& type, std::uint64_t& count, bool& nd, std::size_t at) {
         std::string t = object ? "{ object" : "[ array";
         if (pos_ < n_ && p_[pos_] == '$') {
             ++pos_;
@@ -895,8 +894,9 @@ public:
                 continue;
             }
             const std::size_t at = pos_;
+            const std::size_t limit = f.end;  // f dangles once a nested document is pushed
             const std::uint8_t type = byte();
-            const std::string key = cstring(f.end);
+            const std::string key = cstring(limit);
             if (!f.array) build_.key(key);
             const std::string label = "\"" + key + "\": ";
             switch (type) {
@@ -908,7 +908,7 @@ public:
                 }
                 case 0x02: {
                     const std::uint64_t len = le(4);
-                    if (len < 1 || len > f.end - pos_) fail(at, "string length " + std::to_string(static_cast<std::int32_t>(len)) + " does not fit the document");
+                    if (len < 1 || pos_ > limit || len > limit - pos_) fail(at, "string length " + std::to_string(static_cast<std::int32_t>(len)) + " does not fit the document");
                     std::string s = text(static_cast<std::size_t>(len - 1), at);
                     if (byte() != 0) fail(pos_ - 1, "string not terminated by NUL");
                     note(at, label + "string (" + std::to_string(len - 1) + ") " + shown(s));
@@ -916,7 +916,7 @@ public:
                     break;
                 }
                 case 0x03: case 0x04: {
-                    const std::size_t end = document(f.end, at, type == 0x04);
+                    const std::size_t end = document(limit, at, type == 0x04);
                     open(type == 0x03, at);
                     enter();
                     stack.push_back({type == 0x04, end});
@@ -924,7 +924,7 @@ public:
                 }
                 case 0x05: {
                     const std::uint64_t len = le(4);
-                    if (len > f.end - pos_) fail(at, "binary length does not fit the document");
+                    if (pos_ > limit || len > limit - pos_) fail(at, "binary length does not fit the document");
                     const std::uint8_t sub = byte();
                     auto v = raw(static_cast<std::size_t>(len));
                     note(at, label + "binary (" + std::to_string(len) + ") subtype " + std::to_string(sub) + " " + hex_preview(v.data(), v.size()));
@@ -957,7 +957,7 @@ public:
                 }
                 default: fail(at, "element type 0x" + to_hex_byte(type) + " has no JSON-model value");
             }
-            if (pos_ > f.end) fail(at, "element overruns its document");
+            if (pos_ > limit) fail(at, "element overruns its document");
         }
         finish();
     }
@@ -973,7 +973,7 @@ private:
     std::size_t document(std::size_t limit, std::size_t at, bool array) {
         const std::size_t start = pos_;
         const std::uint64_t size = le(4);
-        if (size < 5 || size > limit - start) {
+        if (size < 5 || start > limit || size > limit - start) {
             fail(start, "document size " + std::to_string(static_cast<std::int32_t>(size)) + " does not fit the " +
                             std::to_string(limit - start) + " bytes available");
         }

@@ -18,8 +18,6 @@
 namespace sinkcheck::conform {
 namespace {
 
-constexpr std::size_t npos = static_cast<std::size_t>(-1);
-
 std::size_t index_of(result r) { return static_cast<std::size_t>(r); }
 
 bool selected(const test_vector& v, run_level level) {
