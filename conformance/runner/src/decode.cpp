@@ -165,11 +165,24 @@ protected:
         if (depth_ > limits_.max_depth) fail(pos_, "nesting deeper than " + std::to_string(limits_.max_depth));
     }
     void leave() { --depth_; }
+    /// Ends the innermost container; true when that was the outermost one.
+    template <class Stack>
+    bool close_innermost(Stack& stack) {
+        build_.close();
+        stack.pop_back();
+        leave();
+        return stack.empty();
+    }
     void scalar(json&& v, std::size_t at) {
         if (!build_.scalar(std::move(v))) fail(at, "duplicate key in an object");
     }
     void open(bool object, std::size_t at) {
         if (!build_.open(object)) fail(at, "duplicate key in an object");
+    }
+    /// A float item: annotated as "label value", placed as a double.
+    void floating(double d, std::size_t at, const std::string& label) {
+        note(at, label + " " + float_text(d));
+        scalar(json(d), at);
     }
     void finish() {
         if (pos_ != n_) fail(pos_, std::to_string(n_ - pos_) + " byte(s) after the end of the value");
@@ -230,10 +243,7 @@ public:
                         const std::size_t at = pos_++;
                         note(at, "break");
                     }
-                    build_.close();
-                    stack.pop_back();
-                    leave();
-                    done = stack.empty();
+                    done = close_innermost(stack);
                     continue;
                 }
                 if (f.map && f.want_key) {
@@ -372,21 +382,9 @@ private:
             case 22: note(at, "null"); return scalar(json(nullptr), at);
             case 23: fail(at, "undefined (f7) has no JSON-model value");
             case 24: fail(at, "simple value " + std::to_string(byte()) + " has no JSON-model value");
-            case 25: {
-                const double d = half_to_double(static_cast<std::uint16_t>(be(2)));
-                note(at, "float16 " + float_text(d));
-                return scalar(json(d), at);
-            }
-            case 26: {
-                const double d = float_from_bits(static_cast<std::uint32_t>(be(4)));
-                note(at, "float32 " + float_text(d));
-                return scalar(json(d), at);
-            }
-            case 27: {
-                const double d = double_from_bits(be(8));
-                note(at, "float64 " + float_text(d));
-                return scalar(json(d), at);
-            }
+            case 25: return floating(half_to_double(static_cast<std::uint16_t>(be(2))), at, "float16");
+            case 26: return floating(float_from_bits(static_cast<std::uint32_t>(be(4))), at, "float32");
+            case 27: return floating(double_from_bits(be(8)), at, "float64");
             case 31: fail(at, "break (ff) outside an indefinite-length item");
             default: fail(at, ai < 20 ? "simple value " + std::to_string(ai) + " has no JSON-model value"
                                       : "reserved additional information " + std::to_string(ai));
@@ -413,10 +411,7 @@ public:
             if (!stack.empty()) {
                 frame& f = stack.back();
                 if (f.remaining == 0) {
-                    build_.close();
-                    stack.pop_back();
-                    leave();
-                    done = stack.empty();
+                    done = close_innermost(stack);
                     continue;
                 }
                 if (f.map && f.want_key) {
@@ -516,16 +511,8 @@ private:
                              std::to_string(static_cast<int>(static_cast<std::int8_t>(type))) + " " + hex_preview(v.data(), v.size()));
                 return scalar(json::binary(std::move(v), type), at);
             }
-            case 0xca: {
-                const double d = float_from_bits(static_cast<std::uint32_t>(be(4)));
-                note(at, "float 32 " + float_text(d));
-                return scalar(json(d), at);
-            }
-            case 0xcb: {
-                const double d = double_from_bits(be(8));
-                note(at, "float 64 " + float_text(d));
-                return scalar(json(d), at);
-            }
+            case 0xca: return floating(float_from_bits(static_cast<std::uint32_t>(be(4))), at, "float 32");
+            case 0xcb: return floating(double_from_bits(be(8)), at, "float 64");
             case 0xcc: case 0xcd: case 0xce: case 0xcf: {
                 const std::size_t k = std::size_t{1} << (b - 0xcc);
                 const std::uint64_t v = be(k);
@@ -581,10 +568,7 @@ public:
                     }
                 }
                 if (f.remaining == 0) {
-                    build_.close();
-                    stack.pop_back();
-                    leave();
-                    done = stack.empty();
+                    done = close_innermost(stack);
                     continue;
                 }
                 if (f.object && f.want_key) {
@@ -815,22 +799,10 @@ private:
                     return scalar(json(u), at);
                 }
                 break;
-            case 'd': {
-                const double d = float_from_bits(static_cast<std::uint32_t>(fixed(4)));
-                note(at, prefix + "d float32 " + float_text(d));
-                return scalar(json(d), at);
-            }
-            case 'D': {
-                const double d = double_from_bits(fixed(8));
-                note(at, prefix + "D float64 " + float_text(d));
-                return scalar(json(d), at);
-            }
+            case 'd': return floating(float_from_bits(static_cast<std::uint32_t>(fixed(4))), at, prefix + "d float32");
+            case 'D': return floating(double_from_bits(fixed(8)), at, prefix + "D float64");
             case 'h':
-                if (bj_) {
-                    const double d = half_to_double(static_cast<std::uint16_t>(fixed(2)));
-                    note(at, prefix + "h float16 " + float_text(d));
-                    return scalar(json(d), at);
-                }
+                if (bj_) return floating(half_to_double(static_cast<std::uint16_t>(fixed(2))), at, prefix + "h float16");
                 break;
             case 'C': {
                 const std::uint8_t c = byte();

@@ -196,6 +196,12 @@ private:
 
 enum class pump_end { done, timeout, output_limit, stdout_closed, failed };
 
+/// Appends what fits under cap; the rest of a chatty stderr is read and dropped.
+void append_capped(std::string& err, const char* p, ssize_t n, std::size_t cap) {
+    const std::size_t room = err.size() < cap ? cap - err.size() : 0;
+    err.append(p, std::min<std::size_t>(room, static_cast<std::size_t>(n)));
+}
+
 /// Moves bytes between the runner and a child until want(stdout bytes so far) says enough,
 /// stdout closes, the deadline passes or stdout exceeds limit. Writes `input` (from *written)
 /// as the child takes it. stderr is appended to err up to err_cap, the rest dropped.
@@ -263,8 +269,7 @@ pump_end pump(child& c, const std::string& input, std::size_t& written, bool per
         if (err_slot >= 0 && (fds[err_slot].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
             const ssize_t k = ::read(c.fd_err(), buf, sizeof buf);
             if (k > 0) {
-                const std::size_t room = err.size() < err_cap ? err_cap - err.size() : 0;
-                err.append(buf, std::min<std::size_t>(room, static_cast<std::size_t>(k)));
+                append_capped(err, buf, k, err_cap);
             } else if (k == 0 || (errno != EAGAIN && errno != EINTR)) {
                 c.drop_err();
             }
@@ -286,8 +291,7 @@ bool wait_draining_stderr(child& c, std::string& err, std::size_t cap, clock_typ
         if (::poll(&fd, 1, 10) > 0) {
             const ssize_t k = ::read(c.fd_err(), buf, sizeof buf);
             if (k > 0) {
-                const std::size_t room = err.size() < cap ? cap - err.size() : 0;
-                err.append(buf, std::min<std::size_t>(room, static_cast<std::size_t>(k)));
+                append_capped(err, buf, k, cap);
             } else if (k == 0 || (errno != EAGAIN && errno != EINTR)) {
                 c.drop_err();
             }
@@ -302,8 +306,7 @@ void drain_stderr(child& c, std::string& err, std::size_t cap) {
     while (c.fd_err() >= 0) {
         const ssize_t k = ::read(c.fd_err(), buf, sizeof buf);
         if (k <= 0) break;
-        const std::size_t room = err.size() < cap ? cap - err.size() : 0;
-        err.append(buf, std::min<std::size_t>(room, static_cast<std::size_t>(k)));
+        append_capped(err, buf, k, cap);
     }
 }
 

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <initializer_list>
 #include <map>
@@ -682,6 +683,53 @@ std::string bon8_int_rule(std::int64_t v) {
     return "int64 0x8d, big-endian, outside int32";
 }
 
+/// The integers beyond 64 bits, as nlohmann's model holds them (the nearest double, from the
+/// oracle); wrap puts each into the container the format needs at the top (BSON's document).
+void add_big_integers(vector_file& f, const std::string& extra_source = "",
+                      const std::map<std::string, std::string>& alternatives = {},
+                      const std::function<std::string(const std::string&)>& wrap = {}) {
+    f.section("integers beyond 64 bits (doubles in nlohmann's model)");
+    for (const std::string& lit : big_integer_catalogue) {
+        const std::string input = wrap ? wrap(lit) : lit;
+        entry& e = f.add("bigint/" + lit, input, "an integer literal beyond 64 bits is held as the nearest double",
+                         "nlohmann 3.11.2 quirk: integers outside int64/uint64 parse as doubles (formats.md §1)" + extra_source);
+        e.level = "equivalent";
+        e.hand = conform::to_hex(sinkcheck::oracle_encode(f.fmt(), parse(input)));
+        if (auto a = alternatives.find(lit); a != alternatives.end()) e.alts.push_back(a->second);
+    }
+}
+
+/// The refusals every format shares: text that is not UTF-8 (as a value and as a key) and the
+/// discarded value (alone, in an array, in an object); inputs vary per format so that each
+/// file tests other invalid sequences, and the sources say what 3.11.2 writes instead.
+struct shared_refusals {
+    std::string invalid_string, invalid_key, discarded_array, discarded_object;
+    std::string utf8_source, discarded_array_source;
+    std::string discarded_source = "sinkcheck divergence discarded-value (3.11.2 writes nothing)";
+};
+
+void add_shared_refusals(vector_file& f, const shared_refusals& r) {
+    f.refuse("refuse/invalid-utf8-string", r.invalid_string, "type_error.316", "a string must be valid UTF-8", r.utf8_source)
+        .divergence = "invalid-utf8";
+    f.refuse("refuse/invalid-utf8-key", r.invalid_key, "type_error.316", "a key must be valid UTF-8", r.utf8_source).divergence =
+        "invalid-utf8";
+    f.refuse("refuse/discarded", "discarded", "type_error.901", "a discarded value has no encoding", r.discarded_source)
+        .divergence = "discarded-value";
+    f.refuse("refuse/discarded-in-array", r.discarded_array, "type_error.901", "a discarded element would corrupt the count",
+             r.discarded_array_source)
+        .divergence = "discarded-value";
+    f.refuse("refuse/discarded-in-map", r.discarded_object, "type_error.901", "a discarded member would corrupt the count",
+             r.discarded_source)
+        .divergence = "discarded-value";
+}
+
+/// Hex of "{\"k\":0}*n" in CBOR or MessagePack: the map head, then n keys "k" + index and 0.
+std::string counted_map_hex(const std::string& head, std::size_t n, unsigned text_head_base) {
+    const int w = key_digits(n);
+    return head + " (" + be(text_head_base + 1 + static_cast<unsigned>(w), 1) + "6b{" + std::to_string(w) + "}00)*" +
+           std::to_string(n);
+}
+
 // ---------------------------------------------------------------------------------------------
 // CBOR
 
@@ -811,19 +859,12 @@ void add_cbor(vector_file& f) {
     f.section("integers: every head width of major types 0 and 1");
     for (const std::string& lit : integer_catalogue) f.add("int/" + lit, lit, cbor_int_rule(lit), rfc_cbor);
     f.add("int/minus-zero", "-0", "the integer -0 is 0 (major type 0)", rfc_cbor);
-    f.section("integers beyond 64 bits (doubles in nlohmann's model; the integer itself is an alternative)");
     // The integer as RFC 8949 writes it: a bignum (§3.4.3), or major type 1 while -1-n fits 64 bits.
-    const std::map<std::string, std::string> integer_forms = {{"18446744073709551616", "c249010000000000000000"},
-                                                              {"-9223372036854775809", "3b8000000000000000"},
-                                                              {"-18446744073709551616", "3bffffffffffffffff"},
-                                                              {"-18446744073709551617", "c349010000000000000000"}};
-    for (const std::string& lit : big_integer_catalogue) {
-        entry& e = f.add("bigint/" + lit, lit, "an integer literal beyond 64 bits is held as the nearest double",
-                         "nlohmann 3.11.2 quirk: integers outside int64/uint64 parse as doubles (formats.md §1); RFC 8949 §3.4.3");
-        e.level = "equivalent";
-        e.hand = conform::to_hex(sinkcheck::oracle_encode(format::cbor, parse(lit)));
-        e.alts.push_back(integer_forms.at(lit));
-    }
+    add_big_integers(f, "; RFC 8949 §3.4.3",
+                     {{"18446744073709551616", "c249010000000000000000"},
+                      {"-9223372036854775809", "3b8000000000000000"},
+                      {"-18446744073709551616", "3bffffffffffffffff"},
+                      {"-18446744073709551617", "c349010000000000000000"}});
 
     f.section("floats: binary32 when exact, binary64 otherwise; NaN and infinities as binary16");
     for (const named& n : float_catalogue) {
@@ -875,30 +916,21 @@ void add_cbor(vector_file& f) {
                          "RFC 8949 §3.1 major type 5; nlohmann 3.11.2: std::map key order (formats.md §1)");
         if (c.name.rfind("count-", 0) == 0) {
             const std::size_t n = std::stoul(c.name.substr(6));
-            const int w = key_digits(n);
-            bytes head;
-            std::string h = n < 24 ? be(0xa0 + n, 1) : n <= 0xff ? "b8" + be(n, 1) : n <= 0xffff ? "b9" + be(n, 2) : "ba" + be(n, 4);
-            e.hand = h + " (" + be(0x60 + 1 + static_cast<unsigned>(w), 1) + "6b{" + std::to_string(w) + "}00)*" + std::to_string(n);
+            const std::string h = n < 24 ? be(0xa0 + n, 1) : n <= 0xff ? "b8" + be(n, 1) : n <= 0xffff ? "b9" + be(n, 2) : "ba" + be(n, 4);
+            e.hand = counted_map_hex(h, n, 0x60);
         }
     }
 
     f.section("recorded divergences: values nlohmann 3.11.2 writes as invalid CBOR, refused");
-    f.refuse("refuse/invalid-utf8-string", "\"\\xff\"", "type_error.316", "a text string must be valid UTF-8",
-             "sinkcheck divergence invalid-utf8 (3.11.2 writes 61ff); RFC 8949 §3.1, §5.3.1").divergence = "invalid-utf8";
+    add_shared_refusals(f, {"\"\\xff\"", "{\"\\xfe\":1}", "[1,discarded]", "{\"a\":discarded}",
+                            "sinkcheck divergence invalid-utf8 (3.11.2 writes the bytes: 61ff); RFC 8949 §3.1, §5.3.1",
+                            "sinkcheck divergence discarded-value (3.11.2 writes 8201: two elements announced, one written)"});
     f.refuse("refuse/invalid-utf8-overlong", "\"\\xc0\\xaf\"", "type_error.316", "an overlong form is not UTF-8",
              "sinkcheck divergence invalid-utf8; RFC 3629 §3").divergence = "invalid-utf8";
     f.refuse("refuse/invalid-utf8-surrogate", "\"\\xed\\xa0\\x80\"", "type_error.316", "an encoded surrogate is not UTF-8",
              "sinkcheck divergence invalid-utf8; RFC 3629 §3").divergence = "invalid-utf8";
     f.refuse("refuse/invalid-utf8-truncated", "[\"ok\",\"\\xe6\\xb0\"]", "type_error.316", "a truncated sequence is not UTF-8",
              "sinkcheck divergence invalid-utf8; RFC 8949 §3.1").divergence = "invalid-utf8";
-    f.refuse("refuse/invalid-utf8-key", "{\"\\xfe\":1}", "type_error.316", "a map key is a text string and must be UTF-8",
-             "sinkcheck divergence invalid-utf8; RFC 8949 §3.1").divergence = "invalid-utf8";
-    f.refuse("refuse/discarded", "discarded", "type_error.901", "a discarded value has no encoding",
-             "sinkcheck divergence discarded-value (3.11.2 writes nothing)").divergence = "discarded-value";
-    f.refuse("refuse/discarded-in-array", "[1,discarded]", "type_error.901", "a discarded element would corrupt the count",
-             "sinkcheck divergence discarded-value (3.11.2 writes 8201: two elements announced, one written)").divergence = "discarded-value";
-    f.refuse("refuse/discarded-in-map", "{\"a\":discarded}", "type_error.901", "a discarded member would corrupt the count",
-             "sinkcheck divergence discarded-value").divergence = "discarded-value";
 
     add_cbor_canonical(f, det);
 }
@@ -913,13 +945,7 @@ void add_msgpack(vector_file& f) {
         f.add("int/" + lit, lit, msgpack_int_rule(lit), std::string(spec) + " (int format family); nlohmann 3.11.2 (formats.md §3)");
     }
     f.add("int/minus-zero", "-0", "the integer -0 is positive fixint 0", spec);
-    f.section("integers beyond 64 bits (doubles in nlohmann's model)");
-    for (const std::string& lit : big_integer_catalogue) {
-        entry& e = f.add("bigint/" + lit, lit, "an integer literal beyond 64 bits is held as the nearest double",
-                         "nlohmann 3.11.2 quirk: integers outside int64/uint64 parse as doubles (formats.md §1)");
-        e.level = "equivalent";
-        e.hand = conform::to_hex(sinkcheck::oracle_encode(format::msgpack, parse(lit)));
-    }
+    add_big_integers(f);
     f.section("floats: float 32 (ca) when exact and finite, float 64 (cb) otherwise");
     for (const named& n : float_catalogue) {
         const double d = parse(n.input).get<double>();
@@ -966,24 +992,16 @@ void add_msgpack(vector_file& f) {
         entry& e = f.add("map/" + c.name, c.input, c.rule, std::string(spec) + " (map format family); nlohmann 3.11.2 std::map key order");
         if (c.name.rfind("count-", 0) == 0) {
             const std::size_t n = std::stoul(c.name.substr(6));
-            const int w = key_digits(n);
             const std::string h = n <= 15 ? be(0x80 + n, 1) : n <= 0xffff ? "de" + be(n, 2) : "df" + be(n, 4);
-            e.hand = h + " (" + be(0xa0 + 1 + static_cast<unsigned>(w), 1) + "6b{" + std::to_string(w) + "}00)*" + std::to_string(n);
+            e.hand = counted_map_hex(h, n, 0xa0);
         }
     }
     f.section("refused: invalid UTF-8, discarded values, subtypes that do not fit the int8 ext type");
-    f.refuse("refuse/invalid-utf8-string", "\"\\xff\"", "type_error.316", "a str must be valid UTF-8",
-             "sinkcheck divergence invalid-utf8 (3.11.2 writes a1ff); MessagePack spec.md str").divergence = "invalid-utf8";
+    add_shared_refusals(f, {"\"\\xff\"", "{\"a\\x80\":1}", "[discarded,1]", "{\"a\":1,\"b\":discarded}",
+                            "sinkcheck divergence invalid-utf8 (3.11.2 writes the bytes: a1ff); MessagePack spec.md str",
+                            "sinkcheck divergence discarded-value (3.11.2 writes 9201)"});
     f.refuse("refuse/invalid-utf8-surrogate", "\"\\xed\\xb0\\x80\"", "type_error.316", "an encoded surrogate is not UTF-8",
              "sinkcheck divergence invalid-utf8; RFC 3629 §3").divergence = "invalid-utf8";
-    f.refuse("refuse/invalid-utf8-key", "{\"a\\x80\":1}", "type_error.316", "a key string must be valid UTF-8",
-             "sinkcheck divergence invalid-utf8; MessagePack spec.md str").divergence = "invalid-utf8";
-    f.refuse("refuse/discarded", "discarded", "type_error.901", "a discarded value has no encoding",
-             "sinkcheck divergence discarded-value (3.11.2 writes nothing)").divergence = "discarded-value";
-    f.refuse("refuse/discarded-in-array", "[discarded,1]", "type_error.901", "a discarded element would corrupt the count",
-             "sinkcheck divergence discarded-value (3.11.2 writes 9201)").divergence = "discarded-value";
-    f.refuse("refuse/discarded-in-map", "{\"a\":1,\"b\":discarded}", "type_error.901", "a discarded member would corrupt the count",
-             "sinkcheck divergence discarded-value").divergence = "discarded-value";
     for (std::uint64_t s : wide_subtypes) {
         f.refuse("refuse/subtype-" + std::to_string(s), "h'0102'#" + std::to_string(s), "out_of_range.902",
                  "the ext type is one signed byte; subtype " + std::to_string(s) + " does not fit",
@@ -1012,13 +1030,7 @@ void add_ubjson_family(vector_file& f, bool bjdata) {
     f.section("integers: the first fitting marker of the ladder");
     for (const std::string& lit : integer_catalogue) f.add("int/" + lit, lit, ubjson_int_rule(lit, bjdata) + ", " + endian, spec);
     f.add("int/minus-zero", "-0", "the integer -0 is int8 0", spec);
-    f.section("integers beyond 64 bits (doubles in nlohmann's model)");
-    for (const std::string& lit : big_integer_catalogue) {
-        entry& e = f.add("bigint/" + lit, lit, "an integer literal beyond 64 bits is held as the nearest double",
-                         "nlohmann 3.11.2 quirk: integers outside int64/uint64 parse as doubles (formats.md §1)");
-        e.level = "equivalent";
-        e.hand = conform::to_hex(sinkcheck::oracle_encode(f.fmt(), parse(lit)));
-    }
+    add_big_integers(f);
 
     f.section("floats: always float64 'D'");
     for (const named& n : float_catalogue) {
@@ -1188,11 +1200,9 @@ void add_ubjson_family(vector_file& f, bool bjdata) {
     f.section("refused");
     const std::string div_utf8 = std::string("sinkcheck divergence invalid-utf8 (3.11.2 writes the bytes); ") +
                                  (bjdata ? "BJData Draft 2 string" : "UBJSON Draft 12 string");
-    f.refuse("refuse/invalid-utf8-string", "\"\\xff\"", "type_error.316", "a string must be valid UTF-8", div_utf8).divergence = "invalid-utf8";
-    f.refuse("refuse/invalid-utf8-key", "{\"\\xc3\":1}", "type_error.316", "a key must be valid UTF-8", div_utf8).divergence = "invalid-utf8";
+    add_shared_refusals(f, {"\"\\xff\"", "{\"\\xc3\":1}", "[discarded]", "{\"a\":discarded,\"b\":1}", div_utf8,
+                            "sinkcheck divergence discarded-value (3.11.2 writes [], the element lost)"});
     f.refuse("refuse/invalid-utf8-in-array", "[\"a\",\"\\xf8\\x88\\x80\\x80\\x80\"]", "type_error.316", "a 5-byte form is not UTF-8", div_utf8).divergence = "invalid-utf8";
-    f.refuse("refuse/discarded", "discarded", "type_error.901", "a discarded value has no encoding",
-             "sinkcheck divergence discarded-value (3.11.2 writes nothing)").divergence = "discarded-value";
     for (const char* input : {"[1,2]", "1"}) {
         entry& t = f.refuse(std::string("refuse/type-without-size/") + (input[0] == '[' ? "array" : "scalar"), input, "invalid_argument",
                             "use_type without use_size is refused for every value: a '$' type needs a '#' count",
@@ -1226,13 +1236,7 @@ void add_bson(vector_file& f) {
         else fits32 = std::stoull(lit) <= 2147483647ULL;
         f.add("int/" + lit, wrap(lit), fits32 ? "int32 (0x10)" : "int64 (0x12)", spec);
     }
-    f.section("integers beyond 64 bits (doubles in nlohmann's model)");
-    for (const std::string& lit : big_integer_catalogue) {
-        entry& e = f.add("bigint/" + lit, wrap(lit), "an integer literal beyond 64 bits is held as the nearest double",
-                         "nlohmann 3.11.2 quirk: integers outside int64/uint64 parse as doubles (formats.md §1)");
-        e.level = "equivalent";
-        e.hand = conform::to_hex(sinkcheck::oracle_encode(format::bson, parse(wrap(lit))));
-    }
+    add_big_integers(f, "", {}, wrap);
     f.section("floats: always double (01), IEEE bits");
     for (const named& n : float_catalogue) f.add("float/" + n.name, wrap(n.input), "double (0x01), little-endian, no compaction", spec);
     f.section("null, booleans");
@@ -1388,17 +1392,14 @@ void add_bon8(vector_file& f) {
     }
 
     f.section("refused");
-    f.refuse("refuse/invalid-utf8-string", "\"\\xff\"", "type_error.316", "BON8 strings are UTF-8; ff would even read as the terminator",
-             "BON8 spec rev. C, strings; sinkcheck divergence invalid-utf8").divergence = "invalid-utf8";
-    f.refuse("refuse/invalid-utf8-key", "{\"\\xc0\\x80\":1}", "type_error.316", "an overlong NUL is not UTF-8",
-             "BON8 spec rev. C, strings; RFC 3629 §3").divergence = "invalid-utf8";
+    // BON8 strings are bare UTF-8; an ff inside one would even read as its terminator.
+    add_shared_refusals(f, {"\"\\xff\"", "{\"\\xc0\\x80\":1}", "[1,discarded]", "{\"a\":discarded}",
+                            "BON8 spec rev. C, strings; sinkcheck divergence invalid-utf8",
+                            "sinkcheck divergence discarded-value (PR #2998 writes nothing)",
+                            "sinkcheck divergence discarded-value (PR #2998 writes nothing)"});
     f.refuse("refuse/invalid-utf8-beyond-u10ffff", "\"\\xf5\\x80\\x80\\x80\"", "type_error.316",
              "lead byte f5 (beyond U+10FFFF) is syntactically admitted by the table but is not UTF-8",
              "formats.md §7.4.8; RFC 3629 §3").divergence = "invalid-utf8";
-    f.refuse("refuse/discarded", "discarded", "type_error.901", "a discarded value has no encoding",
-             "sinkcheck divergence discarded-value (PR #2998 writes nothing)").divergence = "discarded-value";
-    f.refuse("refuse/discarded-in-array", "[1,discarded]", "type_error.901", "a discarded element would corrupt the count",
-             "sinkcheck divergence discarded-value").divergence = "discarded-value";
 }
 
 std::string header(format f) {
