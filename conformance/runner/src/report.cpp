@@ -1,4 +1,5 @@
 // The five report formats of `sinkcheck conform` (run.hpp): text, json, junit, tap, html.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -30,9 +31,10 @@ bool needs_detail(const vector_result& r) {
     return !r.success || r.verdict == result::pass_equivalent || r.expected_failure;
 }
 
-std::string capped_hex(const std::vector<std::uint8_t>& b, std::size_t max_bytes = 256) {
-    if (b.size() <= max_bytes) return to_hex(b);
-    return to_hex(b.data(), max_bytes) + "... (" + std::to_string(b.size()) + " bytes)";
+/// Hex of the first bytes of b; total is how long the whole was (b may be a prefix already).
+std::string capped_hex(const std::vector<std::uint8_t>& b, std::size_t total, std::size_t max_bytes = 256) {
+    if (b.size() <= max_bytes && b.size() == total) return to_hex(b);
+    return to_hex(b.data(), std::min(b.size(), max_bytes)) + "... (" + std::to_string(total) + " bytes)";
 }
 
 std::string input_excerpt(const test_vector& v) {
@@ -157,8 +159,8 @@ std::string json_report(const run_summary& s) {
             e["source"] = v.source;
             e["location"] = v.file + ":" + std::to_string(v.line);
             if (v.negative()) e["expected_error"] = v.error;
-            else e["expected_hex"] = capped_hex(v.expect);
-            if (!r.actual.empty()) e["actual_hex"] = capped_hex(r.actual);
+            else e["expected_hex"] = capped_hex(v.expect, v.expect.size());
+            if (!r.actual.empty()) e["actual_hex"] = capped_hex(r.actual, r.actual_size);
             if (r.first_diff != static_cast<std::size_t>(-1)) e["first_difference"] = r.first_diff;
             if (!r.diff_text.empty()) e["diff"] = r.diff_text;
             if (!r.stderr_text.empty()) e["stderr"] = r.stderr_text.substr(0, 2000);
@@ -196,8 +198,8 @@ std::string details_block(const vector_result& r) {
     if (!r.difference.empty()) t += "difference: " + r.difference + "\n";
     t += "input: " + input_excerpt(v) + "\nrule: " + v.rule + " [" + v.source + "]\nat: " + v.file + ":" + std::to_string(v.line) + "\n";
     if (v.negative()) t += "expected: refusal " + v.error + "\n";
-    else t += "expected: " + capped_hex(v.expect) + "\n";
-    if (!r.actual.empty()) t += "actual:   " + capped_hex(r.actual) + "\n";
+    else t += "expected: " + capped_hex(v.expect, v.expect.size()) + "\n";
+    if (!r.actual.empty()) t += "actual:   " + capped_hex(r.actual, r.actual_size) + "\n";
     t += r.diff_text;
     if (!r.stderr_text.empty()) t += "stderr:\n" + r.stderr_text.substr(0, 2000) + "\n";
     return t;

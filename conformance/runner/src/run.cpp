@@ -20,6 +20,10 @@ namespace {
 
 std::size_t index_of(result r) { return static_cast<std::size_t>(r); }
 
+/// What a verdict keeps of the encoder's output and stderr after classification.
+constexpr std::size_t kept_output = 4096;
+constexpr std::size_t kept_stderr = 8192;
+
 bool selected(const test_vector& v, run_level level) {
     if (v.negative()) return true;  // refusals apply at every level
     switch (level) {
@@ -159,6 +163,7 @@ vector_result classify(const test_vector& v, run_level level, const encode_outco
     r.seconds = o.seconds;
     r.stderr_text = o.stderr_text;
     r.actual = o.bytes;
+    r.actual_size = o.bytes.size();
     using k = encode_outcome::kind;
     switch (o.what) {
         case k::crashed: r.verdict = result::crash; r.detail = o.message; return r;
@@ -350,6 +355,11 @@ run_summary run_conformance(const conform_options& options, encoder_factory& fac
                 o.message = std::string("the runner failed: ") + e.what();
             }
             s.results[i] = classify(v, options.level, o);
+            // Keep what the reports show, not every flood: memory stays bounded by the number
+            // of vectors, not by what the encoder wrote.
+            vector_result& r = s.results[i];
+            if (r.actual.size() > kept_output) r.actual.resize(kept_output);
+            if (r.stderr_text.size() > kept_stderr) r.stderr_text.resize(kept_stderr);
         }
     };
     const auto t1 = std::chrono::steady_clock::now();
