@@ -19,9 +19,36 @@ namespace sinkcheck::detail {
 
 inline constexpr std::size_t utf8_valid = static_cast<std::size_t>(-1);
 
-/// Index of the first byte of the first invalid sequence in [p, p+n), or utf8_valid.
-inline std::size_t utf8_invalid_at(const char* data, std::size_t n) noexcept {
-    const auto* p = reinterpret_cast<const std::uint8_t*>(data);
+/// True when none of the n bytes at p has its top bit set. Keys and most strings in real
+/// documents are short and ASCII: they are tested a word at a time, the tail as a word that
+/// overlaps the last full one, so a 5-byte key costs two loads and no per-byte loop.
+inline bool all_ascii(const std::uint8_t* p, std::size_t n) noexcept {
+    constexpr std::uint64_t high_bits = 0x8080808080808080ULL;
+    if (n >= 8) {
+        for (std::size_t i = 0; i + 8 <= n; i += 8) {
+            std::uint64_t w;
+            std::memcpy(&w, p + i, 8);
+            if ((w & high_bits) != 0) {
+                return false;
+            }
+        }
+        std::uint64_t last;
+        std::memcpy(&last, p + n - 8, 8);
+        return (last & high_bits) == 0;
+    }
+    if (n >= 4) {
+        std::uint32_t first, last;
+        std::memcpy(&first, p, 4);
+        std::memcpy(&last, p + n - 4, 4);
+        return ((first | last) & 0x80808080U) == 0;
+    }
+    // 0..3 bytes: the first, middle and last byte cover them all
+    return n == 0 || ((p[0] | p[n / 2] | p[n - 1]) & 0x80) == 0;
+}
+
+/// utf8_invalid_at for text that is not all ASCII: the full check, byte by byte past the
+/// ASCII runs; out of line, so the ASCII test before it stays small enough to inline.
+[[gnu::noinline]] inline std::size_t utf8_scan(const std::uint8_t* p, std::size_t n) noexcept {
     std::size_t i = 0;
     while (i < n) {
         // ASCII fast path: eight bytes at a time while none has its top bit set
@@ -76,18 +103,30 @@ inline std::size_t utf8_invalid_at(const char* data, std::size_t n) noexcept {
     return utf8_valid;
 }
 
+/// Index of the first byte of the first invalid sequence in [p, p+n), or utf8_valid.
+inline std::size_t utf8_invalid_at(const char* data, std::size_t n) noexcept {
+    const auto* p = reinterpret_cast<const std::uint8_t*>(data);
+    return all_ascii(p, n) ? utf8_valid : utf8_scan(p, n);
+}
+
 inline std::size_t utf8_invalid_at(const std::string& s) noexcept {
     return utf8_invalid_at(s.data(), s.size());
+}
+
+/// The type_error.316 for byte `at` of s; out of line, so that require_utf8 inlines.
+[[noreturn, gnu::noinline, gnu::cold]] inline void throw_invalid_utf8(const std::string& s, std::size_t at,
+                                                                     const char* what) {
+    static const char hex[] = "0123456789ABCDEF";
+    const auto b = static_cast<std::uint8_t>(s[at]);
+    throw type_error(316, std::string("invalid UTF-8 byte at index ") + std::to_string(at) + ": 0x" +
+                              hex[b >> 4] + hex[b & 15] + " in " + what);
 }
 
 /// Throws type_error.316 naming the offending byte when s is not valid UTF-8.
 inline void require_utf8(const std::string& s, const char* what = "string") {
     const std::size_t at = utf8_invalid_at(s);
     if (at != utf8_valid) {
-        static const char hex[] = "0123456789ABCDEF";
-        const auto b = static_cast<std::uint8_t>(s[at]);
-        throw type_error(316, std::string("invalid UTF-8 byte at index ") + std::to_string(at) +
-                                  ": 0x" + hex[b >> 4] + hex[b & 15] + " in " + what);
+        throw_invalid_utf8(s, at, what);
     }
 }
 

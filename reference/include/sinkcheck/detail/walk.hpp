@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sinkcheck/error.hpp"
@@ -44,8 +45,10 @@ struct frame {
     /// owned by the format handler (UBJSON: the '$' marker; BSON: a size or a patch offset)
     std::uint64_t aux = 0;
     std::uint32_t flags = 0;
+    /// node->is_object(), kept here so the walk loop does not reload the node for it
+    bool object = false;
 
-    bool is_object() const noexcept { return node->is_object(); }
+    bool is_object() const noexcept { return object; }
 };
 
 /// A stack whose first N entries need no heap allocation.
@@ -107,25 +110,11 @@ public:
     void run(const Json& root, Handler& handler, std::vector<value_mark>* marks = nullptr) {
         stack_.clear();
         try {
+            // Two instantiations, so the loop without marks carries no test for them per value.
             if (marks != nullptr) {
-                marks->push_back({handler.position(), std::string()});
-            }
-            enter(root, handler, nullptr);
-            while (!stack_.empty()) {
-                frame_type& f = stack_.top();
-                const Json* child = next_child(f);
-                if (child == nullptr) {
-                    f.index = no_child;
-                    f.key = nullptr;
-                    handler.close(f);
-                    stack_.pop();
-                    continue;
-                }
-                if (marks != nullptr) {
-                    marks->push_back({handler.position(), pointer()});
-                }
-                handler.member(f, *child);
-                enter(*child, handler, &f);
+                walk<true>(root, handler, marks);
+            } else {
+                walk<false>(root, handler, nullptr);
             }
         } catch (encode_error& e) {
             if (!e.has_pointer()) {
@@ -155,46 +144,82 @@ public:
     std::size_t depth() const noexcept { return stack_.size(); }
 
 private:
-    template <class Handler>
-    void enter(const Json& j, Handler& handler, frame_type* parent) {
-        if (j.is_array()) {
-            frame_type f;
-            f.node = &j;
-            const auto& a = j.template get_ref<const typename Json::array_t&>();
-            f.ait = a.begin();
-            f.aend = a.end();
-            if (handler.open(j, f, parent)) {
-                stack_.push(f);  // parent may dangle from here on
+    // The top frame's children are written by one tight loop (children() below) that goes back
+    // to the stack only when a child opens a frame of its own: an array of a million numbers
+    // costs one iterator step and one type test per number, not a stack round trip each.
+    template <bool Marks, class Handler>
+    void walk(const Json& root, Handler& handler, std::vector<value_mark>* marks) {
+        if constexpr (Marks) {
+            marks->push_back({handler.position(), std::string()});
+        }
+        if (!root.is_structured()) {
+            handler.value(root, nullptr);
+            return;
+        }
+        open(root, handler, nullptr);
+        while (!stack_.empty()) {
+            frame_type& f = stack_.top();
+            const bool done = f.object ? children<Marks>(f, f.oit, f.oend, handler, marks)
+                                       : children<Marks>(f, f.ait, f.aend, handler, marks);
+            if (done) {
+                f.index = no_child;
+                f.key = nullptr;
+                handler.close(f);
+                stack_.pop();
             }
-        } else if (j.is_object()) {
-            frame_type f;
-            f.node = &j;
-            const auto& o = j.template get_ref<const typename Json::object_t&>();
-            f.oit = o.begin();
-            f.oend = o.end();
-            if (handler.open(j, f, parent)) {
-                stack_.push(f);
-            }
-        } else {
-            handler.value(j, parent);
         }
     }
 
-    static const Json* next_child(frame_type& f) noexcept {
-        const std::size_t next = f.index == no_child ? 0 : f.index + 1;
-        if (f.node->is_array()) {
-            if (f.ait == f.aend) {
-                return nullptr;
+    /// Writes f's remaining children; true when all are written, false when one of them pushed
+    /// a frame (which may have moved f: the caller must take the top afresh).
+    template <bool Marks, class Iterator, class Handler>
+    bool children(frame_type& f, Iterator& it, const Iterator end, Handler& handler,
+                  std::vector<value_mark>* marks) {
+        while (it != end) {
+            const Json* child;
+            if constexpr (std::is_same_v<Iterator, typename frame_type::object_t::const_iterator>) {
+                f.key = &it->first;
+                child = &it->second;
+            } else {
+                child = &*it;
             }
-            f.index = next;
-            return &*f.ait++;
+            ++it;
+            ++f.index;  // no_child + 1 wraps to 0: the first child
+            if constexpr (Marks) {
+                marks->push_back({handler.position(), pointer()});
+            }
+            handler.member(f, *child);
+            if (child->is_structured()) {
+                if (open(*child, handler, &f)) {
+                    return false;
+                }
+            } else {
+                handler.value(*child, &f);
+            }
         }
-        if (f.oit == f.oend) {
-            return nullptr;
+        return true;
+    }
+
+    /// Calls handler.open for a container; true when a frame was pushed for its children.
+    template <class Handler>
+    bool open(const Json& j, Handler& handler, frame_type* parent) {
+        frame_type f;
+        f.node = &j;
+        if (j.is_array()) {
+            const auto& a = j.template get_ref<const typename Json::array_t&>();
+            f.ait = a.begin();
+            f.aend = a.end();
+        } else {
+            const auto& o = j.template get_ref<const typename Json::object_t&>();
+            f.oit = o.begin();
+            f.oend = o.end();
+            f.object = true;
         }
-        f.index = next;
-        f.key = &f.oit->first;
-        return &(f.oit++)->second;
+        if (!handler.open(j, f, parent)) {
+            return false;
+        }
+        stack_.push(f);  // parent may dangle from here on
+        return true;
     }
 
     small_stack<frame_type, 32> stack_;

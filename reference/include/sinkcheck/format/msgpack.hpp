@@ -82,7 +82,8 @@ inline std::uint8_t msgpack_fixext(std::size_t n) noexcept {
     }
 }
 
-/// The walker handler that writes MessagePack; see walk.hpp for the protocol.
+/// The walker handler that writes MessagePack; see walk.hpp for the protocol. Its hot functions
+/// are inlined by force into the walker's loop, for the reason cbor_writer gives.
 template <class Json, class Sink>
 class msgpack_writer {
 public:
@@ -93,7 +94,7 @@ public:
 
     std::size_t position() const { return sink_.position(); }
 
-    void value(const Json& j, frame_type*) {
+    [[gnu::always_inline]] void value(const Json& j, frame_type*) {
         switch (j.type()) {
             case Json::value_t::null: sink_.write(std::uint8_t{0xc0}); return;
             case Json::value_t::boolean:
@@ -136,13 +137,13 @@ public:
         }
     }
 
-    bool open(const Json& j, frame_type&, frame_type*) {
+    [[gnu::always_inline]] bool open(const Json& j, frame_type&, frame_type*) {
         const std::size_t n = j.size();
         length(j.is_array() ? msgpack_array : msgpack_map, n);
         return n != 0;
     }
 
-    void member(frame_type& f, const Json&) {
+    [[gnu::always_inline]] void member(frame_type& f, const Json&) {
         if (f.key != nullptr) {
             text(*f.key, "object key");
         }
@@ -151,17 +152,24 @@ public:
     void close(frame_type&) noexcept {}
 
 private:
-    // the fix forms inline: nearly every key, and most strings and containers, take them
-    void length(const msgpack_family& f, std::size_t n) {
+    // Each width writes a constant number of bytes (bytes.hpp: put_marker), so the sink's copy
+    // is a few moves rather than a call to memcpy with a run-time length. Inlined by force: the
+    // family is then a constant and the ladder folds to the forms it can take.
+    [[gnu::always_inline]] void length(const msgpack_family& f, std::size_t n) {
         if (n < f.fix_limit) {
             sink_.write(static_cast<std::uint8_t>(f.fix | n));
-            return;
+        } else if (f.len8 != 0 && n <= 0xff) {
+            put_marker_be(sink_, f.len8, static_cast<std::uint8_t>(n));
+        } else if (n <= 0xffff) {
+            put_marker_be(sink_, f.len16, static_cast<std::uint16_t>(n));
+        } else if (n <= 0xffffffff) {
+            put_marker_be(sink_, f.len32, static_cast<std::uint32_t>(n));
+        } else {
+            msgpack_length_overflow(f, n);
         }
-        std::uint8_t buf[5];
-        sink_.write(buf, msgpack_store_length(buf, f, n));
     }
 
-    void write_unsigned(std::uint64_t u) {
+    [[gnu::always_inline]] void write_unsigned(std::uint64_t u) {
         if (u < 0x80) {
             sink_.write(static_cast<std::uint8_t>(u));  // positive fixint
         } else if (u <= 0xff) {
@@ -175,7 +183,7 @@ private:
         }
     }
 
-    void write_negative(std::int64_t v) {
+    [[gnu::always_inline]] void write_negative(std::int64_t v) {
         if (v >= -32) {
             sink_.write(static_cast<std::uint8_t>(v));  // negative fixint 111xxxxx
         } else if (v >= INT8_MIN) {
@@ -190,7 +198,7 @@ private:
     }
 
     // MessagePack spec: str holds UTF-8; nlohmann 3.11.2 copies any bytes (invalid-utf8)
-    void text(const string_t& s, const char* what) {
+    [[gnu::always_inline]] void text(const string_t& s, const char* what) {
         require_utf8(s, what);
         length(msgpack_str, s.size());
         if (!s.empty()) {

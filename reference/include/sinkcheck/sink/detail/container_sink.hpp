@@ -161,12 +161,23 @@ private:
         }
     }
 
-    [[gnu::noinline]] void write_slow(const std::uint8_t* p, std::size_t n) {
+    // The growing (and the copy of the write that needed it) is out of line and is not handed
+    // `this`: a sink whose address does not escape, a local that a loop writes through, then keeps
+    // its cursor and limit in registers instead of reloading them after every store of output
+    // bytes, which may alias anything. Five arguments, all in registers, so the loop around the
+    // call spills nothing. 9-byte writes into a reused vector, against one memcpy of the same
+    // bytes (bench/sinks_bench.cpp, row 6): 0.48x -> 0.69x at 64 MiB, 0.19x -> 0.39x at 1 MiB.
+    [[gnu::noinline]] static std::size_t grow(Container* c, std::size_t written, const std::uint8_t* p,
+                                              std::size_t n, std::size_t window) {
+        const std::size_t capacity = make_room<Growth>(*c, written, n, window);
+        std::memcpy(byte_pointer(c->data()) + written, p, n);
+        return capacity;
+    }
+
+    [[gnu::always_inline]] void write_slow(const std::uint8_t* p, std::size_t n) {
         const auto written = static_cast<std::size_t>(this->cursor_ - begin());
-        const std::size_t capacity = make_room<Growth>(*c_, written, n, window_);
-        rebase(written);
-        std::memcpy(this->cursor_, p, n);
-        this->cursor_ += n;
+        const std::size_t capacity = grow(c_, written, p, n, window_);
+        rebase(written + n);
         if (observer_ != nullptr) {
             observer_->on_growth({written - base_, n, capacity, c_->size() - written});
         }

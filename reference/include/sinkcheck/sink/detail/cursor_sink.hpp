@@ -18,7 +18,10 @@ namespace sinkcheck::detail {
 template <class Derived>
 class cursor_sink {
 public:
-    void write(std::uint8_t b) {
+    // always_inline: GCC otherwise keeps write(p, n) out of line once an encoder calls it from
+    // enough places, and the constant lengths the encoders pass (2, 3, 5, 9) then reach memcpy as
+    // a run-time n: a library call per value (callgrind: 18 % of a CBOR encode).
+    [[gnu::always_inline]] void write(std::uint8_t b) {
         if (cursor_ != limit_) {
             *cursor_++ = b;
         } else {
@@ -26,7 +29,7 @@ public:
         }
     }
 
-    void write(const std::uint8_t* p, std::size_t n) {
+    [[gnu::always_inline]] void write(const std::uint8_t* p, std::size_t n) {
         if (n <= static_cast<std::size_t>(limit_ - cursor_)) {
             if (n != 0) {  // memcpy from or to a null pointer is undefined even for 0 bytes
                 std::memcpy(cursor_, p, n);

@@ -1,0 +1,182 @@
+// bench/paired.hpp — paired A/B timing in one process, for noisy shared machines.
+//
+// An absolute time means little on a 2-core machine other jobs share, but two candidates run
+// back to back see nearly the same machine. Each repetition times A then B (the order flips
+// every repetition, so neither always runs on a warmer cache or a quieter neighbour), and the
+// repetition's ratio time(B)/time(A) is one sample: a ratio above 1 means A is faster. The
+// report is the median ratio with its min and max over the repetitions. Times are the thread's
+// CPU time unless --wall is given (see now_seconds()).
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <time.h>
+
+namespace sinkcheck::bench {
+
+struct paired_result {
+    std::string name;
+    double median = 0, min = 0, max = 0;  // time(B) / time(A)
+    double a_seconds = 0, b_seconds = 0;  // median seconds per call
+    std::size_t repetitions = 0;
+};
+
+/// Keeps the optimiser from deleting work whose result is otherwise unused.
+template <class T>
+inline void keep(const T& value) {
+    asm volatile("" : : "g"(&value) : "memory");
+}
+
+inline double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// Which clock times a call. The default is this thread's CPU time (user and system, page faults
+/// included): with more runnable jobs than cores, wall-clock time mostly measures how long the
+/// scheduler kept us waiting, and that differs between A and B by chance. `--wall` selects the
+/// steady clock instead, for a quiet machine.
+inline bool& use_wall_clock() {
+    static bool wall = false;
+    return wall;
+}
+
+inline double now_seconds() {
+    if (use_wall_clock()) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    }
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+/// Seconds for `calls` calls of f.
+inline double time_calls(const std::function<void()>& f, std::size_t calls) {
+    const double start = now_seconds();
+    for (std::size_t i = 0; i < calls; ++i) {
+        f();
+    }
+    return now_seconds() - start;
+}
+
+/// Runs A and B interleaved `repetitions` times; each timing covers enough calls to last about
+/// `min_seconds` (calibrated once on A).
+inline paired_result compare(const std::string& name, const std::function<void()>& a,
+                             const std::function<void()>& b, std::size_t repetitions = 15,
+                             double min_seconds = 0.05) {
+    a();
+    b();  // warm up both: first-touch page faults and lazy initialisation are not measured
+    std::size_t calls = 1;
+    while (time_calls(a, calls) < min_seconds && calls < (std::size_t{1} << 30)) {
+        calls *= 2;
+    }
+    // Each timed batch follows one untimed call of the same side, so each side is timed in the
+    // state it leaves the allocator and the caches in itself, not in the state the other left:
+    // a fresh vector of one side may otherwise reuse (or be trimmed by) the other's heap.
+    const auto batch = [calls](const std::function<void()>& f) {
+        f();
+        return time_calls(f, calls);
+    };
+    std::vector<double> ratios, ta, tb;
+    for (std::size_t r = 0; r < repetitions; ++r) {
+        double sa, sb;
+        if (r % 2 == 0) {
+            sa = batch(a);
+            sb = batch(b);
+        } else {
+            sb = batch(b);
+            sa = batch(a);
+        }
+        ratios.push_back(sb / sa);
+        ta.push_back(sa / static_cast<double>(calls));
+        tb.push_back(sb / static_cast<double>(calls));
+    }
+    paired_result res;
+    res.name = name;
+    res.median = median_of(ratios);
+    res.min = *std::min_element(ratios.begin(), ratios.end());
+    res.max = *std::max_element(ratios.begin(), ratios.end());
+    res.a_seconds = median_of(ta);
+    res.b_seconds = median_of(tb);
+    res.repetitions = repetitions;
+    return res;
+}
+
+/// Command-line settings every benchmark executable takes: `--quick` (3 repetitions, short
+/// timings: a smoke run, not a measurement), `--reps N`, `--only ROW` (repeatable), `--wall`
+/// (steady clock instead of thread CPU time), `--compiler NAME` (a label for the report).
+struct run_settings {
+    std::size_t repetitions = 15;
+    double min_seconds = 0.05;
+    std::vector<std::string> only;
+    std::string compiler = "unknown";
+
+    bool wants(const std::string& row) const {
+        return only.empty() || std::find(only.begin(), only.end(), row) != only.end();
+    }
+};
+
+inline run_settings parse_settings(int argc, char** argv) {
+    run_settings s;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool has_value = i + 1 < argc;
+        if (arg == "--quick") {
+            s.repetitions = 3;
+            s.min_seconds = 0.01;
+        } else if (arg == "--reps" && has_value) {
+            s.repetitions = std::stoul(argv[++i]);
+        } else if (arg == "--only" && has_value) {
+            s.only.emplace_back(argv[++i]);
+        } else if (arg == "--wall") {
+            use_wall_clock() = true;
+        } else if (arg == "--compiler" && has_value) {
+            s.compiler = argv[++i];
+        } else {
+            std::fprintf(stderr, "usage: %s [--quick] [--reps N] [--only ROW]... [--wall] [--compiler NAME]\n", argv[0]);
+            std::exit(2);
+        }
+    }
+    return s;
+}
+
+/// One line of tab-separated output per comparison, read by bench/report.py:
+///   ratio  row  compiler  name  median  min  max  repetitions  A_MB/s  B_MB/s  goal  verdict
+/// The ratio is time(B)/time(A): how many times faster A is. `goal` is the least acceptable
+/// median ("-" for rows that only report), and the verdict compares the median with it.
+inline void emit_ratio(const run_settings& s, const std::string& row, const paired_result& r,
+                       double bytes_per_call, double goal = 0) {
+    const double a_mbps = bytes_per_call / r.a_seconds / 1e6;
+    const double b_mbps = bytes_per_call / r.b_seconds / 1e6;
+    char goal_text[32] = "-";
+    const char* verdict = "reported";
+    if (goal > 0) {
+        std::snprintf(goal_text, sizeof goal_text, "%.2f", goal);
+        verdict = r.median >= goal ? "met" : "missed";
+    }
+    std::printf("ratio\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%zu\t%.0f\t%.0f\t%s\t%s\n", row.c_str(),
+                s.compiler.c_str(), r.name.c_str(), r.median, r.min, r.max, r.repetitions, a_mbps,
+                b_mbps, goal_text, verdict);
+    std::fflush(stdout);
+}
+
+/// A measured quantity that is not a time ratio (allocations, bytes):
+///   value  row  compiler  name  measured  bound  verdict
+/// verdict: "met" when measured <= bound, "missed" when not, "reported" when there is no bound.
+inline void emit_value(const run_settings& s, const std::string& row, const std::string& name,
+                       const std::string& measured, const std::string& bound = "-",
+                       const char* verdict = "reported") {
+    std::printf("value\t%s\t%s\t%s\t%s\t%s\t%s\n", row.c_str(), s.compiler.c_str(), name.c_str(),
+                measured.c_str(), bound.c_str(), verdict);
+    std::fflush(stdout);
+}
+
+}  // namespace sinkcheck::bench
