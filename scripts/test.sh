@@ -32,6 +32,8 @@ stage "build clang-asan" cmake --build build/clang-asan -j "$jobs"
 stage "test clang-asan" ctest --test-dir build/clang-asan --output-on-failure -j "$jobs" --timeout 900
 
 if [ -f scripts/fuzz-ci.sh ]; then
-  stage "fuzz (bounded runs)" bash scripts/fuzz-ci.sh "$root/build/clang-asan"
+  # 5,000 runs per target keep this stage to a few minutes on 2 cores; nightly runs use more
+  stage "fuzz (bounded runs)" env SINKCHECK_FUZZ_CI_RUNS="${SINKCHECK_FUZZ_CI_RUNS:-5000}" \
+    bash scripts/fuzz-ci.sh "$root/build/clang-asan"
 fi
 echo "all stages passed"
