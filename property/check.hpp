@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <unordered_map>
@@ -114,16 +115,17 @@ template <class Fn>
 void expect_property(const std::string& id, Fn&& fn, double weight) {
     const auto seed = rc::detail::configuration().testParams.seed;
     const check_outcome out = check_property(id, std::forward<Fn>(fn), weight, rc::detail::globalTestListener());
+    if (out.failed && out.reproduce.empty()) {
+        // gave up (too many discarded cases), or a replayed case that no longer fails
+        ADD_FAILURE() << id << ": " << out.report;
+        return;
+    }
     if (out.failed) {
-        ADD_FAILURE() << id << " failed after " << out.passed << " passing cases (seed " << seed
-                      << ")\n"
+        std::string filter = id;
+        std::replace(filter.begin(), filter.end(), '/', '.');
+        ADD_FAILURE() << id << " failed after " << out.passed << " passing cases (seed " << seed << ")\n"
                       << out.report << "\nReplay this case with:\n  RC_PARAMS=\"" << out.reproduce
-                      << "\" <test binary> --gtest_filter=" << [&] {
-                             std::string f = id;
-                             std::replace(f.begin(), f.end(), '/', '.');
-                             return f;
-                         }()
-                      << "\n";
+                      << "\" <test binary> --gtest_filter=" << filter << "\n";
         return;
     }
     std::cout << id << ": " << out.passed << " cases passed in " << out.seconds << " s (seed " << seed

@@ -126,7 +126,8 @@ struct run_record {
 };
 
 /// Sits between the encoder (or a write program) and the sink: counts and records every write,
-/// keeps the model of what the target should hold, and forwards seek() when the sink has one.
+/// keeps the model of what the target should hold (a plain byte array and a cursor), and
+/// forwards seek() when the sink has one.
 template <class Sink>
 class recorder {
 public:
@@ -156,11 +157,15 @@ public:
 private:
     void place(const std::uint8_t* p, std::size_t n) {
         auto& m = r_->model;
-        if (m.size() < cursor_ + n) {
-            m.resize(cursor_ + n);  // zeros fill a gap left by a seek past the end
+        // A write of no bytes changes nothing, not even after a seek past the end (as with
+        // POSIX write(); seed 004's Rust SeekableMemWriter would zero-fill the gap here).
+        if (n != 0) {
+            if (m.size() < cursor_ + n) {
+                m.resize(cursor_ + n);  // zeros fill a gap left by a seek past the end
+            }
+            std::copy(p, p + n, m.begin() + static_cast<std::ptrdiff_t>(cursor_));
+            cursor_ += n;
         }
-        std::copy(p, p + n, m.begin() + static_cast<std::ptrdiff_t>(cursor_));
-        cursor_ += n;
         if (ahead_) {
             const std::size_t a = ahead_();
             if (r_->max_ahead_after_write == none || a > r_->max_ahead_after_write) {

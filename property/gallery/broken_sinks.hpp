@@ -299,6 +299,9 @@ public:
             pos_ = buf_.size();
             return;
         }
+        if (n == 0) {
+            return;  // no bytes: not even a gap to fill
+        }
         const std::size_t needed = pos_ + n;
         reserve_for(needed, n);
         if (buf_.size() < needed) {
