@@ -14,10 +14,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include <time.h>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace sinkcheck::bench {
 
@@ -58,8 +63,36 @@ inline double now_seconds() {
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-/// Seconds for `calls` calls of f.
+/// Whether every timed call starts from a heap trimmed back to the kernel (the default; see
+/// keep_heap() for the other setting). glibc trims the heap top once it exceeds twice the largest
+/// block freed so far; in one process, one side's growth pattern may cross that line and the
+/// other's not, and then the first faults in every page of its output on every call and the
+/// second none, because of the blocks the first raised the threshold with: the result would
+/// depend on the order the comparisons run in. Trimming before each call makes both sides pay
+/// for their own fresh memory, every time.
+inline bool& cold_heap() {
+    static bool cold = true;
+    return cold;
+}
+
+inline void trim_heap() {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
+/// Seconds for `calls` calls of f (with a cold heap, each call timed alone after a trim).
 inline double time_calls(const std::function<void()>& f, std::size_t calls) {
+    if (cold_heap()) {
+        double total = 0;
+        for (std::size_t i = 0; i < calls; ++i) {
+            trim_heap();
+            const double start = now_seconds();
+            f();
+            total += now_seconds() - start;
+        }
+        return total;
+    }
     const double start = now_seconds();
     for (std::size_t i = 0; i < calls; ++i) {
         f();
@@ -112,17 +145,30 @@ inline paired_result compare(const std::string& name, const std::function<void()
 
 /// Command-line settings every benchmark executable takes: `--quick` (3 repetitions, short
 /// timings: a smoke run, not a measurement), `--reps N`, `--only ROW` (repeatable), `--wall`
-/// (steady clock instead of thread CPU time), `--compiler NAME` (a label for the report).
+/// (steady clock instead of thread CPU time), `--keep-heap` (see keep_heap()), `--compiler NAME`
+/// (a label for the report).
 struct run_settings {
     std::size_t repetitions = 15;
     double min_seconds = 0.05;
     std::vector<std::string> only;
     std::string compiler = "unknown";
+    bool heap_kept = false;
 
     bool wants(const std::string& row) const {
         return only.empty() || std::find(only.begin(), only.end(), row) != only.end();
     }
 };
+
+/// `--keep-heap`: the other setting, a long-running process's: glibc keeps freed memory instead
+/// of returning it to the kernel and serves large blocks from the heap, so no call pays page
+/// faults for memory an earlier call freed (see cold_heap()).
+inline void keep_heap() {
+    cold_heap() = false;
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
+#endif
+}
 
 inline run_settings parse_settings(int argc, char** argv) {
     run_settings s;
@@ -138,10 +184,13 @@ inline run_settings parse_settings(int argc, char** argv) {
             s.only.emplace_back(argv[++i]);
         } else if (arg == "--wall") {
             use_wall_clock() = true;
+        } else if (arg == "--keep-heap") {
+            keep_heap();
+            s.heap_kept = true;
         } else if (arg == "--compiler" && has_value) {
             s.compiler = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: %s [--quick] [--reps N] [--only ROW]... [--wall] [--compiler NAME]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--quick] [--reps N] [--only ROW]... [--wall] [--keep-heap] [--compiler NAME]\n", argv[0]);
             std::exit(2);
         }
     }
