@@ -20,6 +20,7 @@
 
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include "sinkcheck/detail/utf8.hpp"
 #include "sinkcheck/options.hpp"
 
 namespace sinkcheck::fuzz {
@@ -272,7 +273,7 @@ private:
         const std::size_t n = in_.ConsumeIntegralInRange<std::size_t>(0, 24);
         std::string s;
         for (std::size_t i = 0; i < n && in_.remaining_bytes() > 0; ++i) {
-            append_utf8(s, code_point());
+            sinkcheck::detail::append_utf8(s, code_point());
         }
         return take_bytes(s.size()) ? s : std::string();
     }
@@ -290,24 +291,6 @@ private:
         }
     }
 
-    static void append_utf8(std::string& s, std::uint32_t c) {
-        auto put = [&s](std::uint32_t b) { s += static_cast<char>(static_cast<std::uint8_t>(b)); };
-        if (c < 0x80) {
-            put(c);
-        } else if (c < 0x800) {
-            put(0xC0 | (c >> 6));
-            put(0x80 | (c & 0x3F));
-        } else if (c < 0x10000) {
-            put(0xE0 | (c >> 12));
-            put(0x80 | ((c >> 6) & 0x3F));
-            put(0x80 | (c & 0x3F));
-        } else {
-            put(0xF0 | (c >> 18));
-            put(0x80 | ((c >> 12) & 0x3F));
-            put(0x80 | ((c >> 6) & 0x3F));
-            put(0x80 | (c & 0x3F));
-        }
-    }
 
     /// A string exactly at a length-class edge (one byte either side too).
     std::string filler_string() {

@@ -130,4 +130,24 @@ inline void require_utf8(const std::string& s, const char* what = "string") {
     }
 }
 
+/// Appends code point cp (at most U+10FFFF; surrogates are not screened) as UTF-8.
+inline void append_utf8(std::string& out, std::uint32_t cp) {
+    auto put = [&out](std::uint32_t b) { out += static_cast<char>(static_cast<std::uint8_t>(b)); };
+    if (cp < 0x80) {
+        put(cp);
+    } else if (cp < 0x800) {
+        put(0xC0 | (cp >> 6));
+        put(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        put(0xE0 | (cp >> 12));
+        put(0x80 | ((cp >> 6) & 0x3F));
+        put(0x80 | (cp & 0x3F));
+    } else {
+        put(0xF0 | (cp >> 18));
+        put(0x80 | ((cp >> 12) & 0x3F));
+        put(0x80 | ((cp >> 6) & 0x3F));
+        put(0x80 | (cp & 0x3F));
+    }
+}
+
 }  // namespace sinkcheck::detail
