@@ -69,9 +69,7 @@ std::size_t oracle_fresh(format f, const json& j) {
     return v.size();
 }
 
-std::string label(format f, const document& d) {
-    return std::string(sinkcheck::format_name(f)) + " " + d.name;
-}
+std::string label(format f, const document& d) { return std::string(sinkcheck::format_name(f)) + " " + d.name; }
 
 void check_equal(format f, const document& d) {
     const json& j = input_for(d, f);
@@ -94,8 +92,8 @@ void row1(const sb::run_settings& s, const std::vector<document>& docs) {
             const std::size_t n = oracle_fresh(f, j);
             const auto r = sb::compare(
                 label(f, d) + ": reference+vector_sink vs nlohmann",
-                [&] { encode_fresh<sinkcheck::vector_sink>(f, j); }, [&] { oracle_fresh(f, j); },
-                s.repetitions, s.min_seconds);
+                [&] { encode_fresh<sinkcheck::vector_sink>(f, j); }, [&] { oracle_fresh(f, j); }, s.repetitions,
+                s.min_seconds);
             sb::emit_ratio(s, "1", r, static_cast<double>(n), 2.0);
             // The encoder without the vector's growth: a span over a buffer kept from call to
             // call. Not the goal's setting; it separates the encoder's share from the growth's.
@@ -137,13 +135,13 @@ void row2(const sb::run_settings& s, const std::vector<document>& docs) {
             const auto ours = sb::count_allocations([&] { n = encode_fresh<sinkcheck::vector_sink>(f, j); });
             const std::size_t bound = ceil_log2(static_cast<double>(n) / 64) + 2;
             sb::emit_value(s, "2", label(f, d) + ": reference+vector_sink allocations, " + std::to_string(n) + " bytes",
-                           std::to_string(ours.calls), std::to_string(bound),
-                           ours.calls <= bound ? "met" : "missed");
+                           std::to_string(ours.calls), std::to_string(bound), ours.calls <= bound ? "met" : "missed");
             const long our_faults = cold_heap_faults([&] { encode_fresh<sinkcheck::vector_sink>(f, j); });
             sb::emit_value(s, "2", label(f, d) + ": reference+vector_sink page faults, cold heap",
                            std::to_string(our_faults));
             if (sinkcheck::oracle_has(f)) {
-                const std::string theirs_label = label(f, d) + ": nlohmann to_" + std::string(sinkcheck::format_name(f));
+                const std::string theirs_label =
+                    label(f, d) + ": nlohmann to_" + std::string(sinkcheck::format_name(f));
                 const auto theirs = sb::count_allocations([&] { oracle_fresh(f, j); });
                 sb::emit_value(s, "2", theirs_label + " allocations", std::to_string(theirs.calls));
                 const long their_faults = cold_heap_faults([&] { oracle_fresh(f, j); });
@@ -187,8 +185,8 @@ void row10(const sb::run_settings& s, const std::vector<document>& docs) {
             const double bytes = static_cast<double>(encode_fresh<sinkcheck::vector_sink>(f, j));
             const auto r = sb::compare(
                 label(f, d) + ": vector_sink vs protocol_sink (virtual nlohmann adapter)",
-                [&] { encode_fresh<sinkcheck::vector_sink>(f, j); }, [&] { encode_protocol(f, j); },
-                s.repetitions, s.min_seconds);
+                [&] { encode_fresh<sinkcheck::vector_sink>(f, j); }, [&] { encode_protocol(f, j); }, s.repetitions,
+                s.min_seconds);
             sb::emit_ratio(s, "10", r, bytes);
         }
     }

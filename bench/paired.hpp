@@ -102,9 +102,8 @@ inline double time_calls(const std::function<void()>& f, std::size_t calls) {
 
 /// Runs A and B interleaved `repetitions` times; each timing covers enough calls to last about
 /// `min_seconds` (calibrated once on A).
-inline paired_result compare(const std::string& name, const std::function<void()>& a,
-                             const std::function<void()>& b, std::size_t repetitions = 15,
-                             double min_seconds = 0.05) {
+inline paired_result compare(const std::string& name, const std::function<void()>& a, const std::function<void()>& b,
+                             std::size_t repetitions = 15, double min_seconds = 0.05) {
     a();
     b();  // warm up both: first-touch page faults and lazy initialisation are not measured
     std::size_t calls = 1;
@@ -190,7 +189,9 @@ inline run_settings parse_settings(int argc, char** argv) {
         } else if (arg == "--compiler" && has_value) {
             s.compiler = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: %s [--quick] [--reps N] [--only ROW]... [--wall] [--keep-heap] [--compiler NAME]\n", argv[0]);
+            std::fprintf(stderr,
+                         "usage: %s [--quick] [--reps N] [--only ROW]... [--wall] [--keep-heap] [--compiler NAME]\n",
+                         argv[0]);
             std::exit(2);
         }
     }
@@ -201,8 +202,8 @@ inline run_settings parse_settings(int argc, char** argv) {
 ///   ratio  row  compiler  name  median  min  max  repetitions  A_MB/s  B_MB/s  goal  verdict
 /// The ratio is time(B)/time(A): how many times faster A is. `goal` is the least acceptable
 /// median ("-" for rows that only report), and the verdict compares the median with it.
-inline void emit_ratio(const run_settings& s, const std::string& row, const paired_result& r,
-                       double bytes_per_call, double goal = 0) {
+inline void emit_ratio(const run_settings& s, const std::string& row, const paired_result& r, double bytes_per_call,
+                       double goal = 0) {
     const double a_mbps = bytes_per_call / r.a_seconds / 1e6;
     const double b_mbps = bytes_per_call / r.b_seconds / 1e6;
     char goal_text[32] = "-";
@@ -211,9 +212,8 @@ inline void emit_ratio(const run_settings& s, const std::string& row, const pair
         std::snprintf(goal_text, sizeof goal_text, "%.2f", goal);
         verdict = r.median >= goal ? "met" : "missed";
     }
-    std::printf("ratio\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%zu\t%.0f\t%.0f\t%s\t%s\n", row.c_str(),
-                s.compiler.c_str(), r.name.c_str(), r.median, r.min, r.max, r.repetitions, a_mbps,
-                b_mbps, goal_text, verdict);
+    std::printf("ratio\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%zu\t%.0f\t%.0f\t%s\t%s\n", row.c_str(), s.compiler.c_str(),
+                r.name.c_str(), r.median, r.min, r.max, r.repetitions, a_mbps, b_mbps, goal_text, verdict);
     std::fflush(stdout);
 }
 
@@ -221,10 +221,9 @@ inline void emit_ratio(const run_settings& s, const std::string& row, const pair
 ///   value  row  compiler  name  measured  bound  verdict
 /// verdict: "met" when measured <= bound, "missed" when not, "reported" when there is no bound.
 inline void emit_value(const run_settings& s, const std::string& row, const std::string& name,
-                       const std::string& measured, const std::string& bound = "-",
-                       const char* verdict = "reported") {
-    std::printf("value\t%s\t%s\t%s\t%s\t%s\t%s\n", row.c_str(), s.compiler.c_str(), name.c_str(),
-                measured.c_str(), bound.c_str(), verdict);
+                       const std::string& measured, const std::string& bound = "-", const char* verdict = "reported") {
+    std::printf("value\t%s\t%s\t%s\t%s\t%s\t%s\n", row.c_str(), s.compiler.c_str(), name.c_str(), measured.c_str(),
+                bound.c_str(), verdict);
     std::fflush(stdout);
 }
 

@@ -19,8 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sinkcheck/oracle.hpp"
 #include "sinkcheck/options.hpp"
+#include "sinkcheck/oracle.hpp"
 
 #include "documents.hpp"
 #include "perf_gate.hpp"
@@ -62,9 +62,7 @@ json gate_document() {
     return 0;
 }
 
-[[gnu::noinline]] std::size_t oracle_side(format f, const json& doc) {
-    return sinkcheck::oracle_encode(f, doc).size();
-}
+[[gnu::noinline]] std::size_t oracle_side(format f, const json& doc) { return sinkcheck::oracle_encode(f, doc).size(); }
 
 /// only: the one format to run ("" for all), for profiling a single side by hand.
 int workload(const std::string& only) {
@@ -157,8 +155,8 @@ std::map<std::string, double> read_thresholds(const std::string& path, const std
     return out;
 }
 
-int gate(const std::string& self, std::string valgrind, const std::string& thresholds_path,
-         const std::string& compiler, const std::string& work_dir) {
+int gate(const std::string& self, std::string valgrind, const std::string& thresholds_path, const std::string& compiler,
+         const std::string& work_dir) {
     // CMake found no valgrind when it configured: perhaps one has been installed since
     if (valgrind.empty() || valgrind.find("NOTFOUND") != std::string::npos) {
         valgrind = "valgrind";
@@ -174,8 +172,8 @@ int gate(const std::string& self, std::string valgrind, const std::string& thres
     }
     const std::string base = work_dir + "/perf_gate.callgrind";
     std::system(("rm -f '" + base + "'*").c_str());
-    const std::string command = "'" + valgrind + "' --tool=callgrind --collect-atstart=no --callgrind-out-file='" + base +
-                                "' '" + self + "' --workload > '" + work_dir + "/perf_gate.log' 2>&1";
+    const std::string command = "'" + valgrind + "' --tool=callgrind --collect-atstart=no --callgrind-out-file='" +
+                                base + "' '" + self + "' --workload > '" + work_dir + "/perf_gate.log' 2>&1";
     if (std::system(command.c_str()) != 0) {
         std::printf("perf_gate: the workload failed under callgrind; see %s/perf_gate.log\n", work_dir.c_str());
         return 2;
@@ -195,9 +193,8 @@ int gate(const std::string& self, std::string valgrind, const std::string& thres
         }
         const double ratio = static_cast<double>(ours->second) / static_cast<double>(theirs->second);
         const bool pass = ratio <= limit->second;
-        std::printf("%-8s %14llu %14llu %8.4f %10.4f %s\n", name.c_str(),
-                    static_cast<unsigned long long>(ours->second), static_cast<unsigned long long>(theirs->second),
-                    ratio, limit->second, pass ? "ok" : "REGRESSED");
+        std::printf("%-8s %14llu %14llu %8.4f %10.4f %s\n", name.c_str(), static_cast<unsigned long long>(ours->second),
+                    static_cast<unsigned long long>(theirs->second), ratio, limit->second, pass ? "ok" : "REGRESSED");
         if (!pass && status == 0) {
             status = 1;
         }

@@ -16,7 +16,7 @@
 #define SINKCHECK_GATE_CAT2(a, b) a##b
 #define SINKCHECK_GATE_CAT(a, b) SINKCHECK_GATE_CAT2(a, b)
 
-#include SINKCHECK_GATE_STR(sinkcheck/format/SINKCHECK_GATE_FORMAT.hpp)
+#include SINKCHECK_GATE_STR(sinkcheck / format / SINKCHECK_GATE_FORMAT.hpp)
 
 #include "perf_gate.hpp"
 

@@ -85,21 +85,20 @@ void rows_3_4(const sb::run_settings& s) {
     // 5-50 %, as for a real document; an output of exactly 2^k bytes would leave the legacy sink
     // nothing extra to zero-fill.
     // One vector per side, each keeping its capacity from call to call.
-    const auto compare_reused = [&s](const std::string& row, const std::string& what, std::size_t bytes,
-                                     double goal) {
+    const auto compare_reused = [&s](const std::string& row, const std::string& what, std::size_t bytes, double goal) {
         std::vector<std::uint8_t> va, vb;
         const auto r = sb::compare(
             "records " + mb(bytes) + ", " + what + ": vector_sink vs legacy_vector_sink",
-            [&] { records_reused<windowed>(va, bytes); }, [&] { records_reused<legacy>(vb, bytes); },
-            s.repetitions, s.min_seconds);
+            [&] { records_reused<windowed>(va, bytes); }, [&] { records_reused<legacy>(vb, bytes); }, s.repetitions,
+            s.min_seconds);
         sb::emit_ratio(s, row, r, static_cast<double>(bytes), goal);
     };
     if (s.wants("3")) {
         for (std::size_t bytes : {1000000u, 3000000u, 6000000u, 8700000u, 12000000u, 16000000u}) {
             const auto fresh = sb::compare(
                 "records " + mb(bytes) + ", fresh vector: vector_sink vs legacy_vector_sink",
-                [&] { records_fresh<windowed>(bytes); }, [&] { records_fresh<legacy>(bytes); },
-                s.repetitions, s.min_seconds);
+                [&] { records_fresh<windowed>(bytes); }, [&] { records_fresh<legacy>(bytes); }, s.repetitions,
+                s.min_seconds);
             sb::emit_ratio(s, "3", fresh, static_cast<double>(bytes), 1.15);
             compare_reused("3", "reused vector", bytes, 1.15);
         }
@@ -160,14 +159,14 @@ void row6(const sb::run_settings& s) {
             sb::keep(dst);
         };
         const double goal = 0.65;
-        const auto a = sb::compare("9-byte records " + mib(bytes) + ": vector_sink (reused) vs one memcpy",
-                                   vector_sink, memcpy_all, s.repetitions, s.min_seconds);
+        const auto a = sb::compare("9-byte records " + mib(bytes) + ": vector_sink (reused) vs one memcpy", vector_sink,
+                                   memcpy_all, s.repetitions, s.min_seconds);
         sb::emit_ratio(s, "6", a, static_cast<double>(n), goal);
         const auto b = sb::compare("9-byte records " + mib(bytes) + ": vector_sink by reference vs one memcpy",
                                    vector_sink_by_reference, memcpy_all, s.repetitions, s.min_seconds);
         sb::emit_ratio(s, "6", b, static_cast<double>(n));
-        const auto c = sb::compare("9-byte records " + mib(bytes) + ": span_sink vs one memcpy", span_sink,
-                                   memcpy_all, s.repetitions, s.min_seconds);
+        const auto c = sb::compare("9-byte records " + mib(bytes) + ": span_sink vs one memcpy", span_sink, memcpy_all,
+                                   s.repetitions, s.min_seconds);
         sb::emit_ratio(s, "6", c, static_cast<double>(n));
     }
 }
@@ -214,8 +213,8 @@ void row8(const sb::run_settings& s) {
         const std::allocator<std::uint8_t> plain;
         const auto vs_vector = sb::compare(
             "records " + size + ": chunked_sink (2-64 KiB) vs vector_sink (fresh)",
-            [&] { chunked_records(n, 2048, 65536, plain); },
-            [&] { records_fresh<sinkcheck::vector_sink>(n); }, s.repetitions, s.min_seconds);
+            [&] { chunked_records(n, 2048, 65536, plain); }, [&] { records_fresh<sinkcheck::vector_sink>(n); },
+            s.repetitions, s.min_seconds);
         sb::emit_ratio(s, "8", vs_vector, static_cast<double>(n));
         const auto vs_fixed = sb::compare(
             "records " + size + ": chunked_sink (2-64 KiB) vs fixed 2 KiB chunks",

@@ -15,6 +15,14 @@ if(SINKCHECK_SANITIZE)
   add_link_options(${SINKCHECK_SANITIZER_FLAGS})
 endif()
 
+if(SINKCHECK_COVERAGE)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "SINKCHECK_COVERAGE=ON needs clang (source-based coverage); configure with -DCMAKE_CXX_COMPILER=clang++-14")
+  endif()
+  add_compile_options(-fprofile-instr-generate -fcoverage-mapping)
+  add_link_options(-fprofile-instr-generate)
+endif()
+
 # sinkcheck_add_test(NAME SOURCES src... [LIBS lib...] [LABELS label...] [TIMEOUT s])
 # One GoogleTest executable; each TEST() becomes its own CTest test.
 function(sinkcheck_add_test name)

@@ -24,8 +24,7 @@ using sinkcheck::fuzz::mismatch;
 using sinkcheck::fuzz::target;
 using json = nlohmann::json;
 
-[[noreturn]] void finding(mismatch kind, std::size_t site, const std::string& who,
-                          const std::string& text) {
+[[noreturn]] void finding(mismatch kind, std::size_t site, const std::string& who, const std::string& text) {
     sinkcheck::fuzz::print_finding_header(kind, "bon8 decoder", who, "its contract");
     sinkcheck::fuzz::print_note(who, text);
     sinkcheck::fuzz::crash<target::decode>(kind, site);
@@ -38,8 +37,8 @@ void check_bon8(const std::uint8_t* data, std::size_t size) {
     } catch (const sinkcheck::decode_error& e) {
         if (e.offset() > size) {
             finding(mismatch::decoder, 0, "decode_bon8",
-                    "error offset " + std::to_string(e.offset()) + " beyond the input's " +
-                        std::to_string(size) + " bytes: " + e.what());
+                    "error offset " + std::to_string(e.offset()) + " beyond the input's " + std::to_string(size) +
+                        " bytes: " + e.what());
         }
         return;
     } catch (const std::exception& e) {

@@ -62,9 +62,8 @@ struct scenario {
     const std::string who = std::string(s.sink->name) + "/w=" + fuzz::window_label(s.window);
     fuzz::print_finding_header(kind, format_name(s.fmt), who, "the fault contract");
     fuzz::print_note(who, text);
-    fuzz::print_note("fault", s.faults.allocation != 0
-                                  ? "allocation #" + std::to_string(s.faults.allocation)
-                                  : "write call #" + std::to_string(s.faults.write));
+    fuzz::print_note("fault", s.faults.allocation != 0 ? "allocation #" + std::to_string(s.faults.allocation)
+                                                       : "write call #" + std::to_string(s.faults.write));
     if (fuzz::depth_of(j) <= fuzz::oracle_depth) {
         fuzz::print_note("value", j.dump(-1, ' ', false, json::error_handler_t::replace).substr(0, 400));
     }
@@ -92,8 +91,8 @@ void check_error(const scenario& s, const json& j, const sink_run& run) {
     }
 }
 
-void check_prefix(const scenario& s, const json& j, const sink_run& run,
-                  const std::vector<std::uint8_t>& full, const std::vector<std::size_t>& ends) {
+void check_prefix(const scenario& s, const json& j, const sink_run& run, const std::vector<std::uint8_t>& full,
+                  const std::vector<std::size_t>& ends) {
     const bool counting = s.sink->name == "counting";
     const std::size_t size = counting ? run.size : run.bytes.size();
     if (!run.error) {
@@ -109,12 +108,11 @@ void check_prefix(const scenario& s, const json& j, const sink_run& run,
         const std::size_t expected = k >= 2 && k - 2 < ends.size() ? ends[k - 2] : 0;
         if (size != expected) {
             finding(mismatch::prefix, s, j,
-                    "holds " + std::to_string(size) + " bytes after a fault at write #" +
-                        std::to_string(k) + "; the writes before it end at byte " + std::to_string(expected));
+                    "holds " + std::to_string(size) + " bytes after a fault at write #" + std::to_string(k) +
+                        "; the writes before it end at byte " + std::to_string(expected));
         }
     } else if (size != 0 && !std::binary_search(ends.begin(), ends.end(), size)) {
-        finding(mismatch::prefix, s, j,
-                "holds " + std::to_string(size) + " bytes, which is not the end of any write");
+        finding(mismatch::prefix, s, j, "holds " + std::to_string(size) + " bytes, which is not the end of any write");
     }
     if (!counting && !std::equal(run.bytes.begin(), run.bytes.end(), full.begin(),
                                  full.begin() + static_cast<std::ptrdiff_t>(std::min(size, full.size())))) {

@@ -49,12 +49,20 @@ using traced_string = std::basic_string<char, std::char_traits<char>, char_alloc
 
 /// The sinks, in crash-site order.
 enum sink_id : std::size_t {
-    vector_id, legacy_id, string_id, chunked_id, memory_id, seekable_id, span_id, ostream_id,
-    protocol_id, counting_id
+    vector_id,
+    legacy_id,
+    string_id,
+    chunked_id,
+    memory_id,
+    seekable_id,
+    span_id,
+    ostream_id,
+    protocol_id,
+    counting_id
 };
-const char* const sink_names[] = {"vector_sink", "legacy_vector_sink", "string_sink",
-                                  "chunked_sink", "memory_writer", "seekable_memory_writer",
-                                  "span_sink", "ostream_sink", "protocol_sink", "counting_sink"};
+const char* const sink_names[] = {"vector_sink",   "legacy_vector_sink",     "string_sink", "chunked_sink",
+                                  "memory_writer", "seekable_memory_writer", "span_sink",   "ostream_sink",
+                                  "protocol_sink", "counting_sink"};
 
 // ---- the program ---------------------------------------------------------------------------
 
@@ -80,11 +88,9 @@ struct program {
 constexpr std::size_t max_program_bytes = 72 * 1024;
 
 program read_program(FuzzedDataProvider& in) {
-    static constexpr std::size_t windows[] = {1, 2, 3, 7, 16, 63, 64, 65, 100, 4096, 65536,
-                                              unlimited_window};
-    static constexpr std::size_t sizes[] = {0,    1,    2,    7,    15,   16,   17,   31,  32,
-                                            63,   64,   65,   127,  128,  129,  2047, 2048, 2049,
-                                            4095, 4096, 4097};
+    static constexpr std::size_t windows[] = {1, 2, 3, 7, 16, 63, 64, 65, 100, 4096, 65536, unlimited_window};
+    static constexpr std::size_t sizes[] = {0,  1,   2,   7,   15,   16,   17,   31,   32,   63,  64,
+                                            65, 127, 128, 129, 2047, 2048, 2049, 4095, 4096, 4097};
     // writes around the default 64 KiB window: rare, since each costs every sink 64 KiB
     static constexpr std::size_t big_sizes[] = {65535, 65536, 65537};
     program p;
@@ -102,15 +108,24 @@ program read_program(FuzzedDataProvider& in) {
         op o{op::one_byte, 1, in.ConsumeIntegral<std::uint8_t>()};
         switch (in.ConsumeIntegralInRange<int>(0, 7)) {
             case 0: break;
-            case 1: o.kind = op::seek; o.n = in.ConsumeIntegralInRange<std::size_t>(0, total + 80); break;
-            case 2: o.kind = op::bytes; o.n = sizes[in.ConsumeIntegralInRange<std::size_t>(0, std::size(sizes) - 1)]; break;
+            case 1:
+                o.kind = op::seek;
+                o.n = in.ConsumeIntegralInRange<std::size_t>(0, total + 80);
+                break;
+            case 2:
+                o.kind = op::bytes;
+                o.n = sizes[in.ConsumeIntegralInRange<std::size_t>(0, std::size(sizes) - 1)];
+                break;
             case 3:
                 o.kind = op::bytes;
                 o.n = in.ConsumeIntegral<std::uint8_t>() == 0xB1
                           ? big_sizes[in.ConsumeIntegralInRange<std::size_t>(0, std::size(big_sizes) - 1)]
                           : in.ConsumeIntegralInRange<std::size_t>(0, 300);
                 break;
-            default: o.kind = op::bytes; o.n = in.ConsumeIntegralInRange<std::size_t>(0, 300); break;
+            default:
+                o.kind = op::bytes;
+                o.n = in.ConsumeIntegralInRange<std::size_t>(0, 300);
+                break;
         }
         if (o.kind != op::seek && (total += o.n) > max_program_bytes) {
             break;
@@ -184,7 +199,7 @@ struct capacity_model {
     enum rule_t { vector_rule, string_rule } rule;
     std::size_t capacity;
     std::size_t short_capacity;
-    std::vector<std::size_t> trace;      // as capacity_trace records it
+    std::vector<std::size_t> trace;        // as capacity_trace records it
     std::vector<std::size_t> allocations;  // sizes, as the allocation log records them
     bool started = false;
 
@@ -193,8 +208,8 @@ struct capacity_model {
             if (rule == string_rule && capacity == short_capacity) {
                 capacity = needed;
             } else {
-                capacity = std::max(needed, capacity <= std::numeric_limits<std::size_t>::max() / 2
-                                                ? 2 * capacity : needed);
+                capacity =
+                    std::max(needed, capacity <= std::numeric_limits<std::size_t>::max() / 2 ? 2 * capacity : needed);
                 if (rule == vector_rule) {
                     capacity = std::max<std::size_t>(64, capacity);
                 }
@@ -215,14 +230,13 @@ struct capacity_model {
     fuzz::print_note(sink_names[sink], text);
     std::string shape = std::to_string(p.ops.size()) + " ops, window " +
                         (p.window == unlimited_window ? std::string("unlimited") : std::to_string(p.window)) +
-                        ", chunks " + std::to_string(p.first_chunk) + ".." + std::to_string(p.max_chunk) +
-                        ", fault " + std::to_string(static_cast<int>(p.fault)) + "@" + std::to_string(p.fault_at);
+                        ", chunks " + std::to_string(p.first_chunk) + ".." + std::to_string(p.max_chunk) + ", fault " +
+                        std::to_string(static_cast<int>(p.fault)) + "@" + std::to_string(p.fault_at);
     fuzz::print_note("program", shape);
     fuzz::crash<fuzz::target::sink>(kind, sink);
 }
 
-void expect_bytes(sink_id sink, const program& p, const content_model& m,
-                  const std::vector<std::uint8_t>& actual) {
+void expect_bytes(sink_id sink, const program& p, const content_model& m, const std::vector<std::uint8_t>& actual) {
     if (actual == m.bytes) {
         return;
     }
@@ -279,8 +293,8 @@ run_result run(Sink& s, const program& p, sink_id id, content_model& m, OnOp on_
             ++r.completed;
             if (s.position() != m.position()) {
                 finding(mismatch::model, id, p,
-                        "position() " + std::to_string(s.position()) + " after op " +
-                            std::to_string(r.completed - 1) + ", model " + std::to_string(m.position()));
+                        "position() " + std::to_string(s.position()) + " after op " + std::to_string(r.completed - 1) +
+                            ", model " + std::to_string(m.position()));
             }
         }
     } catch (const std::bad_alloc&) {
@@ -469,8 +483,8 @@ void check_chunked(const program& p) {
             capacities.push_back(chunks[i].capacity);
             if (i + 1 < chunks.size() && chunks[i].size != chunks[i].capacity) {
                 finding(mismatch::model, chunked_id, p,
-                        "chunk " + std::to_string(i) + " is not full: " + std::to_string(chunks[i].size) +
-                            " of " + std::to_string(chunks[i].capacity));
+                        "chunk " + std::to_string(i) + " is not full: " + std::to_string(chunks[i].size) + " of " +
+                            std::to_string(chunks[i].capacity));
             }
         }
         const std::vector<std::size_t> expected = expected_chunks(p, r.completed);
@@ -492,7 +506,8 @@ void check_span(const program& p) {
     content_model m(false);
     span_sink s(buffer.data(), p.span_capacity);
     run_maybe_faulted(s, p, span_id, m, [](const op&, const content_model&) {});
-    expect_bytes(span_id, p, m, std::vector<std::uint8_t>(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(s.position())));
+    expect_bytes(span_id, p, m,
+                 std::vector<std::uint8_t>(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(s.position())));
     if (buffer[p.span_capacity] != 0xA5) {
         finding(mismatch::model, span_id, p, "wrote past the end of its buffer");
     }

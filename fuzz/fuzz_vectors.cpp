@@ -56,8 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const bool named = what.compare(0, file.size() + 1, file + ":") == 0;
         const std::size_t line = named ? std::strtoull(what.c_str() + file.size() + 1, nullptr, 10) : 0;
         if (!named || line == 0 || line > lines + 1) {
-            finding(mismatch::decoder, 3, "error does not name a line of the input (" +
-                                              std::to_string(lines) + " lines): " + what);
+            finding(mismatch::decoder, 3,
+                    "error does not name a line of the input (" + std::to_string(lines) + " lines): " + what);
         }
     } catch (const std::exception& e) {
         finding(mismatch::unexpected_error, 3, std::string("not a corpus_error: ") + e.what());

@@ -41,8 +41,7 @@ bool collect(const fs::path& arg, std::vector<fs::path>& files) {
             }
         }
         if (ec) {
-            std::fprintf(stderr, "replay: cannot list %s: %s\n", arg.string().c_str(),
-                         ec.message().c_str());
+            std::fprintf(stderr, "replay: cannot list %s: %s\n", arg.string().c_str(), ec.message().c_str());
             return false;
         }
         return true;

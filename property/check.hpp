@@ -59,8 +59,7 @@ inline int cases_for(double weight) {
 /// Checks fn as a property named id (quietly: nothing is printed, nothing is kept for the
 /// exit-time reproduce line unless listener is the global one).
 template <class Fn>
-check_outcome check_property(const std::string& id, Fn&& fn, double weight,
-                             rc::detail::TestListener& listener) {
+check_outcome check_property(const std::string& id, Fn&& fn, double weight, rc::detail::TestListener& listener) {
     using namespace rc::detail;
     TestMetadata meta;
     meta.id = id;
@@ -128,18 +127,16 @@ void expect_property(const std::string& id, Fn&& fn, double weight) {
                       << "\" <test binary> --gtest_filter=" << filter << "\n";
         return;
     }
-    std::cout << id << ": " << out.passed << " cases passed in " << out.seconds << " s (seed " << seed
-              << ")\n"
+    std::cout << id << ": " << out.passed << " cases passed in " << out.seconds << " s (seed " << seed << ")\n"
               << out.distribution;
 }
 
 }  // namespace sinkcheck::prop
 
 /// A property test: SINKCHECK_PROPERTY(Sinks, AllSinksWriteIdenticalBytes, 1.0) { body }.
-#define SINKCHECK_PROPERTY(Suite, Name, weight)                                             \
-    static void sinkcheck_property_##Suite##_##Name();                                    \
-    TEST(Suite, Name) {                                                                    \
-        ::sinkcheck::prop::expect_property(#Suite "/" #Name, &sinkcheck_property_##Suite##_##Name, \
-                                           weight);                                        \
-    }                                                                                      \
+#define SINKCHECK_PROPERTY(Suite, Name, weight)                                                             \
+    static void sinkcheck_property_##Suite##_##Name();                                                      \
+    TEST(Suite, Name) {                                                                                     \
+        ::sinkcheck::prop::expect_property(#Suite "/" #Name, &sinkcheck_property_##Suite##_##Name, weight); \
+    }                                                                                                       \
     static void sinkcheck_property_##Suite##_##Name()

@@ -66,9 +66,7 @@ std::string oracle_error(const nlohmann::json::exception& e) {
     return what.substr(start + 10, end - start - 10);
 }
 
-std::string reference_error(const encode_error& e) {
-    return std::string(e.category()) + "." + std::to_string(e.id());
-}
+std::string reference_error(const encode_error& e) { return std::string(e.category()) + "." + std::to_string(e.id()); }
 
 struct encoded {
     std::vector<std::uint8_t> bytes;  // complete output, or what was written before a refusal
@@ -202,7 +200,7 @@ void encoders_match_nlohmann_or_record_a_divergence() {
 /// false.
 template <class Json>
 bool ndarray_dims(const Json& j, std::vector<std::uint64_t>& dims, std::string& type) {
-    static const char* const names[] = {"uint8", "int8",  "uint16", "int16",  "uint32", "int32",
+    static const char* const names[] = {"uint8",  "int8",  "uint16", "int16",  "uint32", "int32",
                                         "uint64", "int64", "single", "double", "char"};
     if (!j.is_object() || j.size() != 3 || !j.contains("_ArrayType_") || !j.contains("_ArraySize_") ||
         !j.contains("_ArrayData_") || !j["_ArrayType_"].is_string() || !j["_ArraySize_"].is_array() ||
@@ -304,13 +302,12 @@ void round_trips() {
             try {
                 back = f == format::bon8 ? decode_bon8<Json>(ours.bytes) : oracle_decode<Json>(f, ours.bytes);
             } catch (const std::exception& e) {
-                RC_FAIL(at + ": cannot read back what the reference wrote (" + e.what() + "): " +
-                        hex_of(ours.bytes));
+                RC_FAIL(at + ": cannot read back what the reference wrote (" + e.what() + "): " + hex_of(ours.bytes));
             }
             const Json expected = after_round_trip(f, doc);
             if (!test::deep_equal(back, expected)) {
-                RC_FAIL(at + ": reads back as " + describe(back) + "\n  expected " + describe(expected) +
-                        "\n  bytes " + hex_of(ours.bytes));
+                RC_FAIL(at + ": reads back as " + describe(back) + "\n  expected " + describe(expected) + "\n  bytes " +
+                        hex_of(ours.bytes));
             }
         }
     }
@@ -324,13 +321,9 @@ SINKCHECK_PROPERTY(Encoders, MatchNlohmannOrRecordADivergenceWithOrderedKeys, 5.
     encoders_match_nlohmann_or_record_a_divergence<nlohmann::ordered_json>();
 }
 
-SINKCHECK_PROPERTY(Encoders, RoundTripThroughTheDecoder, 5.0) {
-    round_trips<nlohmann::json>();
-}
+SINKCHECK_PROPERTY(Encoders, RoundTripThroughTheDecoder, 5.0) { round_trips<nlohmann::json>(); }
 
-SINKCHECK_PROPERTY(Encoders, RoundTripThroughTheDecoderWithOrderedKeys, 5.0) {
-    round_trips<nlohmann::ordered_json>();
-}
+SINKCHECK_PROPERTY(Encoders, RoundTripThroughTheDecoderWithOrderedKeys, 5.0) { round_trips<nlohmann::ordered_json>(); }
 
 }  // namespace
 }  // namespace sinkcheck::prop

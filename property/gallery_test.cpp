@@ -24,11 +24,17 @@ using property_fn = void (*)(const sut_entry&);
 const std::map<std::string, std::pair<property_fn, double>>& property_table() {
     static const std::map<std::string, std::pair<property_fn, double>> table = {
         {"AllSinksWriteIdenticalBytes",
-         {[](const sut_entry& s) { all_sinks_write_identical_bytes({memory_writer_entry(), s}); }, 1.0}},
+         {[](const sut_entry& s) {
+              all_sinks_write_identical_bytes({memory_writer_entry(), s});
+          },
+          1.0}},
         {"TrimToWrittenBytesWhenWritesThrow",
          {[](const sut_entry& s) { trims_to_written_bytes_when_writes_throw({s}); }, 3.0}},
         {"CapacityGrowthIgnoresWindow",
-         {[](const sut_entry& s) { capacity_growth_ignores_window({memory_writer_entry(), s}); }, 1.0}},
+         {[](const sut_entry& s) {
+              capacity_growth_ignores_window({memory_writer_entry(), s});
+          },
+          1.0}},
         {"ZeroFillStaysWithinWindow", {[](const sut_entry& s) { zero_fill_stays_within_window({s}); }, 1.0}},
         {"ChunksDoubleUpToTheCap",
          {[](const sut_entry& s) { chunks_double_up_to_the_cap(s, vector_sink_entry()); }, 5.0}},
@@ -70,7 +76,8 @@ TEST_P(Gallery, EveryBrokenSinkIsCaught) {
         const double weight = property_table().at(name).second;
         const sut_entry& sut = g.sut;
         const std::string id = "Gallery/" + g.sut.name + "/" + name;
-        const check_outcome out = check_property(id, [&] { fn(sut); }, weight, quiet);
+        const check_outcome out = check_property(
+            id, [&] { fn(sut); }, weight, quiet);
         if (out.failed && !out.gave_up) {
             ++caught;
             std::cout << "  CAUGHT by " << name << " at case " << out.passed + 1 << " (" << std::fixed
@@ -78,13 +85,14 @@ TEST_P(Gallery, EveryBrokenSinkIsCaught) {
                       << "    shrunk counterexample:\n"
                       << indent(out.counterexample) << "\n    why:\n"
                       << indent(out.description) << "\n    replay: RC_PARAMS=\"" << out.reproduce
-                      << "\" --gtest_filter=" << ::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name()
-                      << "." << ::testing::UnitTest::GetInstance()->current_test_info()->name() << "\n";
+                      << "\" --gtest_filter="
+                      << ::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name() << "."
+                      << ::testing::UnitTest::GetInstance()->current_test_info()->name() << "\n";
         } else if (out.gave_up) {
             std::cout << "  no verdict from " << name << ":\n" << indent(out.report) << "\n";
         } else {
-            std::cout << "  passed " << name << " (" << out.passed << " cases, " << std::fixed
-                      << std::setprecision(2) << out.seconds << " s)\n";
+            std::cout << "  passed " << name << " (" << out.passed << " cases, " << std::fixed << std::setprecision(2)
+                      << out.seconds << " s)\n";
         }
         if (g.control && out.failed) {
             ADD_FAILURE() << "the unbroken control " << g.sut.name << " fails " << name << ":\n" << out.report;
@@ -111,8 +119,7 @@ std::string test_name(const ::testing::TestParamInfo<std::size_t>& info) {
     return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(BrokenSinks, Gallery,
-                         ::testing::Range<std::size_t>(0, all_broken_sinks().size()), test_name);
+INSTANTIATE_TEST_SUITE_P(BrokenSinks, Gallery, ::testing::Range<std::size_t>(0, all_broken_sinks().size()), test_name);
 
 }  // namespace
 }  // namespace sinkcheck::prop::gallery

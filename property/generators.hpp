@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <rapidcheck.h>
+#include <nlohmann/json.hpp>
 
 #include "sinkcheck/detail/utf8.hpp"
 
@@ -41,8 +41,7 @@ rc::Gen<T> one_of_values(std::vector<T> values) {
     return rc::Gen<T>([shared](const rc::Random& random, int) {
         const auto i = static_cast<std::size_t>(rc::Random(random).next() % shared->size());
         return rc::shrinkable::map(
-            rc::shrinkable::shrinkRecur(
-                i, [](std::size_t x) { return rc::shrink::towards<std::size_t>(x, 0); }),
+            rc::shrinkable::shrinkRecur(i, [](std::size_t x) { return rc::shrink::towards<std::size_t>(x, 0); }),
             [shared](std::size_t k) { return (*shared)[k]; });
     });
 }
@@ -51,8 +50,7 @@ rc::Gen<T> one_of_values(std::vector<T> values) {
 /// weight 0 are never drawn (callers switch alternatives off that way).
 template <class T>
 rc::Gen<T> choice(std::vector<std::pair<std::size_t, rc::Gen<T>>> alternatives) {
-    auto alts = std::make_shared<const std::vector<std::pair<std::size_t, rc::Gen<T>>>>(
-        std::move(alternatives));
+    auto alts = std::make_shared<const std::vector<std::pair<std::size_t, rc::Gen<T>>>>(std::move(alternatives));
     std::size_t total = 0;
     for (const auto& a : *alts) {
         total += a.first;
@@ -68,11 +66,9 @@ rc::Gen<T> choice(std::vector<std::pair<std::size_t, rc::Gen<T>>> alternatives) 
         // shrinking to an earlier alternative of weight 0 would leave the profile
         const auto allowed = [alts](std::size_t k) { return (*alts)[k].first != 0; };
         return rc::shrinkable::mapcat(
-            rc::shrinkable::shrinkRecur(pick,
-                                        [allowed](std::size_t x) {
-                                            return rc::seq::filter(
-                                                rc::shrink::towards<std::size_t>(x, 0), allowed);
-                                        }),
+            rc::shrinkable::shrinkRecur(
+                pick,
+                [allowed](std::size_t x) { return rc::seq::filter(rc::shrink::towards<std::size_t>(x, 0), allowed); }),
             [alts, r, size](std::size_t k) { return (*alts)[k].second(r, size); });
     });
 }
@@ -83,19 +79,66 @@ rc::Gen<T> choice(std::vector<std::pair<std::size_t, rc::Gen<T>>> alternatives) 
 // BSON int32/int64, BON8 one-byte 39/40 and the 2/3/4-byte short forms with their offsets.
 
 inline const std::vector<std::uint64_t>& unsigned_edges() {
-    static const std::vector<std::uint64_t> v = {
-        0, 1, 23, 24, 31, 32, 39, 40, 127, 128, 255, 256, 3879, 3880, 32767, 32768, 65535, 65536,
-        528167, 528168, 67637031, 67637032, 2147483647ULL, 2147483648ULL, 4294967295ULL,
-        4294967296ULL, 9223372036854775807ULL, 9223372036854775808ULL, 18446744073709551615ULL};
+    static const std::vector<std::uint64_t> v = {0,
+                                                 1,
+                                                 23,
+                                                 24,
+                                                 31,
+                                                 32,
+                                                 39,
+                                                 40,
+                                                 127,
+                                                 128,
+                                                 255,
+                                                 256,
+                                                 3879,
+                                                 3880,
+                                                 32767,
+                                                 32768,
+                                                 65535,
+                                                 65536,
+                                                 528167,
+                                                 528168,
+                                                 67637031,
+                                                 67637032,
+                                                 2147483647ULL,
+                                                 2147483648ULL,
+                                                 4294967295ULL,
+                                                 4294967296ULL,
+                                                 9223372036854775807ULL,
+                                                 9223372036854775808ULL,
+                                                 18446744073709551615ULL};
     return v;
 }
 
 inline const std::vector<std::int64_t>& negative_edges() {
-    static const std::vector<std::int64_t> v = {
-        -1, -10, -11, -24, -25, -32, -33, -128, -129, -256, -257, -1930, -1931, -32768, -32769,
-        -65536, -65537, -264074, -264075, -33818506, -33818507, -2147483648LL, -2147483649LL,
-        -4294967296LL, -4294967297LL, std::numeric_limits<std::int64_t>::min() + 1,
-        std::numeric_limits<std::int64_t>::min()};
+    static const std::vector<std::int64_t> v = {-1,
+                                                -10,
+                                                -11,
+                                                -24,
+                                                -25,
+                                                -32,
+                                                -33,
+                                                -128,
+                                                -129,
+                                                -256,
+                                                -257,
+                                                -1930,
+                                                -1931,
+                                                -32768,
+                                                -32769,
+                                                -65536,
+                                                -65537,
+                                                -264074,
+                                                -264075,
+                                                -33818506,
+                                                -33818507,
+                                                -2147483648LL,
+                                                -2147483649LL,
+                                                -4294967296LL,
+                                                -4294967297LL,
+                                                std::numeric_limits<std::int64_t>::min() + 1,
+                                                std::numeric_limits<std::int64_t>::min()};
     return v;
 }
 
@@ -130,10 +173,9 @@ rc::Gen<Json> integer_value() {
     constexpr auto int64_max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
     return choice<Json>({
         {4, rc::gen::map(unsigned_near_edge(), [](std::uint64_t v) { return Json(v); })},
-        {3, rc::gen::map(unsigned_near_edge(),
-                         [](std::uint64_t v) {
-                             return v <= int64_max ? Json(static_cast<std::int64_t>(v)) : Json(v);
-                         })},
+        {3,
+         rc::gen::map(unsigned_near_edge(),
+                      [](std::uint64_t v) { return v <= int64_max ? Json(static_cast<std::int64_t>(v)) : Json(v); })},
         {4, rc::gen::map(negative_near_edge(), [](std::int64_t v) { return Json(v); })},
         {1, rc::gen::map(rc::gen::arbitrary<std::uint64_t>(), [](std::uint64_t v) { return Json(v); })},
         {1, rc::gen::map(rc::gen::arbitrary<std::int64_t>(), [](std::int64_t v) { return Json(v); })},
@@ -154,19 +196,42 @@ inline std::uint64_t bits_of(double d) {
 
 inline const std::vector<double>& float_edges() {
     static const std::vector<double> v = {
-        0.0, -0.0, 1.0, -1.0, 1.5, 0.1, 1.1, -4.1, 100000.0, 65504.0, 65505.0, 1e300, -1e300,
-        std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
-        std::numeric_limits<double>::quiet_NaN(), double_from_bits(0xFFF8000000000000ULL),
-        std::numeric_limits<double>::denorm_min(), -std::numeric_limits<double>::denorm_min(),
-        std::numeric_limits<double>::min(), 1.401298464324817e-45, 1e-45,
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        1.5,
+        0.1,
+        1.1,
+        -4.1,
+        100000.0,
+        65504.0,
+        65505.0,
+        1e300,
+        -1e300,
+        std::numeric_limits<double>::infinity(),
+        -std::numeric_limits<double>::infinity(),
+        std::numeric_limits<double>::quiet_NaN(),
+        double_from_bits(0xFFF8000000000000ULL),
+        std::numeric_limits<double>::denorm_min(),
+        -std::numeric_limits<double>::denorm_min(),
+        std::numeric_limits<double>::min(),
+        1.401298464324817e-45,
+        1e-45,
         static_cast<double>(std::numeric_limits<float>::denorm_min()),
         static_cast<double>(std::numeric_limits<float>::min()),
         static_cast<double>((std::numeric_limits<float>::max)()),
         static_cast<double>(std::numeric_limits<float>::lowest()),
         std::nextafter(static_cast<double>((std::numeric_limits<float>::max)()), 1e300),
-        5.960464477539063e-8, 6.103515625e-5, 1.0000000000000002, 100000000.1,
-        9007199254740993.0, 18446744073709551616.0, -18446744073709551616.0,
-        9223372036854775808.0, -9223372036854775808.0};
+        5.960464477539063e-8,
+        6.103515625e-5,
+        1.0000000000000002,
+        100000000.1,
+        9007199254740993.0,
+        18446744073709551616.0,
+        -18446744073709551616.0,
+        9223372036854775808.0,
+        -9223372036854775808.0};
     return v;
 }
 
@@ -232,9 +297,16 @@ inline std::string utf8_of(std::uint32_t cp) {
 /// Sequences RFC 3629 forbids: stray continuation, 0xFF, overlong NUL and '/', a UTF-16
 /// surrogate, a code point above U+10FFFF, a truncated four-byte sequence, an F5 lead.
 inline const std::vector<std::string>& invalid_utf8_pieces() {
-    static const std::vector<std::string> v = {
-        "\x80", "\xFF", "\xC0\x80", "\xC0\xAF", "\xE0\x80\x80", "\xED\xA0\x80",
-        "\xF4\x90\x80\x80", "\xF0\x9F\x98", "\xF5\x80\x80\x80", "\xC3"};
+    static const std::vector<std::string> v = {"\x80",
+                                               "\xFF",
+                                               "\xC0\x80",
+                                               "\xC0\xAF",
+                                               "\xE0\x80\x80",
+                                               "\xED\xA0\x80",
+                                               "\xF4\x90\x80\x80",
+                                               "\xF0\x9F\x98",
+                                               "\xF5\x80\x80\x80",
+                                               "\xC3"};
     return v;
 }
 
@@ -266,17 +338,16 @@ inline rc::Gen<std::string> text_piece(const text_profile& p) {
         });
     };
     return choice<std::string>({
-        {8, rc::gen::map(rc::gen::inRange<int>(0, 26),
-                         [](int i) { return std::string(1, static_cast<char>('a' + i)); })},
-        {2, rc::gen::map(rc::gen::inRange<int>(0x20, 0x7F),
-                         [](int c) { return std::string(1, static_cast<char>(c)); })},
-        {1, rc::gen::map(rc::gen::inRange<int>(1, 0x20),
-                         [](int c) { return std::string(1, static_cast<char>(c)); })},
+        {8,
+         rc::gen::map(rc::gen::inRange<int>(0, 26), [](int i) { return std::string(1, static_cast<char>('a' + i)); })},
+        {2,
+         rc::gen::map(rc::gen::inRange<int>(0x20, 0x7F), [](int c) { return std::string(1, static_cast<char>(c)); })},
+        {1, rc::gen::map(rc::gen::inRange<int>(1, 0x20), [](int c) { return std::string(1, static_cast<char>(c)); })},
         {2, cp(0x80, 0x800)},
         {2, cp(0x800, 0xF800)},
         {2, cp(0x10000, 0x110000)},
-        {2, rc::gen::map(one_of_values<std::uint32_t>({0x80, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFEFF,
-                                                       0xFFFD, 0xFFFF, 0x10000, 0x10FFFF}),
+        {2, rc::gen::map(one_of_values<std::uint32_t>(
+                             {0x80, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFEFF, 0xFFFD, 0xFFFF, 0x10000, 0x10FFFF}),
                          utf8_of)},
         {p.nul ? 1u : 0u, rc::gen::just(std::string(1, '\0'))},
         {p.invalid ? 1u : 0u, one_of_values(invalid_utf8_pieces())},
@@ -294,8 +365,8 @@ inline std::string join(const std::vector<std::string>& pieces) {
 /// Byte lengths at the length-class edges: CBOR 23/24/255/256/65535/65536, MessagePack fixstr
 /// 31/32 and str8/16/32, UBJSON/BJData 127/128/255/256/32767/32768, BON8 counts 4/5.
 inline const std::vector<std::size_t>& length_edges() {
-    static const std::vector<std::size_t> v = {0, 1, 4, 5, 15, 16, 23, 24, 31, 32, 127, 128,
-                                               255, 256, 32767, 32768, 65535, 65536};
+    static const std::vector<std::size_t> v = {0,  1,   4,   5,   15,  16,    23,    24,    31,
+                                               32, 127, 128, 255, 256, 32767, 32768, 65535, 65536};
     return v;
 }
 
@@ -324,8 +395,7 @@ inline rc::Gen<std::string> text(const text_profile& p, bool edges = true) {
 /// ("k10" before "k2") differs from the insertion order kept by ordered_json.
 inline rc::Gen<std::string> key(const text_profile& p) {
     return choice<std::string>({
-        {6, rc::gen::map(rc::gen::resize(6, rc::gen::container<std::vector<std::string>>(text_piece(p))),
-                         join)},
+        {6, rc::gen::map(rc::gen::resize(6, rc::gen::container<std::vector<std::string>>(text_piece(p))), join)},
         {2, rc::gen::map(rc::gen::inRange<int>(0, 40), [](int i) { return "k" + std::to_string(i); })},
         {1, rc::gen::just(std::string())},
     });
@@ -337,8 +407,8 @@ inline rc::Gen<std::string> key(const text_profile& p) {
 /// Sizes where MessagePack switches fixext/ext8/ext16/ext32 and bin8/16/32, CBOR heads change,
 /// and a vector sink window of 64 or 4096 bytes is crossed.
 inline const std::vector<std::size_t>& binary_length_edges() {
-    static const std::vector<std::size_t> v = {0, 1, 2, 3, 4, 8, 16, 17, 23, 24, 255, 256,
-                                               4095, 4096, 65535, 65536, 65537};
+    static const std::vector<std::size_t> v = {0,  1,   2,   3,    4,    8,     16,    17,   23,
+                                               24, 255, 256, 4095, 4096, 65535, 65536, 65537};
     return v;
 }
 
@@ -349,8 +419,7 @@ inline rc::Gen<std::int64_t> subtype_choice(bool large) {
         {3, one_of_values<std::int64_t>({0, 1, 23, 24, 127, 128, 255})},
         {2, rc::gen::inRange<std::int64_t>(0, 256)},
         // CBOR writes any 64-bit tag; MessagePack and BSON have one byte (out_of_range.902)
-        {large ? 1u : 0u, one_of_values<std::int64_t>({256, 65535, 65536, 4294967295LL,
-                                                       4294967296LL,
+        {large ? 1u : 0u, one_of_values<std::int64_t>({256, 65535, 65536, 4294967295LL, 4294967296LL,
                                                        std::numeric_limits<std::int64_t>::max()})},
     });
 }
@@ -480,9 +549,8 @@ Json object_of(std::vector<std::pair<std::string, Json>> members) {
 /// as an ordinary object: a data count one off, an unknown type name.
 template <class Json>
 rc::Gen<Json> ndarray_value() {
-    static const std::vector<std::string> types = {"uint8", "int8", "uint16", "int16", "uint32",
-                                                   "int32", "uint64", "int64", "single", "double",
-                                                   "char"};
+    static const std::vector<std::string> types = {"uint8",  "int8",  "uint16", "int16",  "uint32", "int32",
+                                                   "uint64", "int64", "single", "double", "char"};
     return rc::gen::apply(
         [](std::size_t t, std::vector<std::size_t> dims, int near_miss, std::uint64_t salt) {
             Json size = Json::array();
@@ -499,7 +567,8 @@ rc::Gen<Json> ndarray_value() {
                 const std::uint64_t x = (salt + i) * 0x9E3779B97F4A7C15ULL;
                 const std::string& ty = types[t];
                 if (ty == "single" || ty == "double") {
-                    data.push_back(static_cast<double>(static_cast<float>(static_cast<std::int64_t>(x % 2001) - 1000)) / 4.0);
+                    data.push_back(static_cast<double>(static_cast<float>(static_cast<std::int64_t>(x % 2001) - 1000)) /
+                                   4.0);
                 } else if (ty == "int8") {
                     data.push_back(static_cast<std::int64_t>(x % 256) - 128);
                 } else if (ty == "int16") {
@@ -570,8 +639,7 @@ rc::Gen<Json> deep_value(const value_profile& p) {
             }
             return cur;
         },
-        rc::gen::inRange<std::size_t>(1, p.deep_limit + 1), scalar_value<Json>(p),
-        rc::gen::arbitrary<std::uint64_t>());
+        rc::gen::inRange<std::size_t>(1, p.deep_limit + 1), scalar_value<Json>(p), rc::gen::arbitrary<std::uint64_t>());
 }
 
 /// An array of n assorted scalars drawn from a seed (like seed 000's "many_windows" document):
@@ -610,25 +678,19 @@ rc::Gen<Json> container_value(const value_profile& p, int depth) {
         // small enough to encode in every sink x window x format many times per case
         const int count = std::min<int>(static_cast<int>(p.max_children), 1 + size / 10);
         const int child_size = size / 2;
-        const auto child = rc::gen::resize(child_size, rc::gen::lazy([p, depth] {
-            return value_at<Json>(p, depth + 1);
-        }));
+        const auto child =
+            rc::gen::resize(child_size, rc::gen::lazy([p, depth] { return value_at<Json>(p, depth + 1); }));
         const text_profile keys = text_of(p);
         return choice<Json>({
             {3, rc::gen::map(rc::gen::resize(count, rc::gen::container<std::vector<Json>>(child)),
                              [](std::vector<Json> v) { return array_of<Json>(std::move(v)); })},
-            {3, rc::gen::map(rc::gen::resize(count, rc::gen::container<std::vector<std::pair<std::string, Json>>>(
-                                                        rc::gen::pair(key(keys), child))),
-                             [](std::vector<std::pair<std::string, Json>> v) {
-                                 return object_of<Json>(std::move(v));
-                             })},
-            {1, rc::gen::apply(
-                    [](std::size_t n, Json e) {
-                        return array_of<Json>(std::vector<Json>(n, e));
-                    },
-                    rc::gen::inRange<std::size_t>(1, 20), uniform_element<Json>(p))},
-            {1, rc::gen::map(rc::gen::resize(count, rc::gen::container<std::vector<Json>>(
-                                                        uniform_element<Json>(p))),
+            {3,
+             rc::gen::map(rc::gen::resize(count, rc::gen::container<std::vector<std::pair<std::string, Json>>>(
+                                                     rc::gen::pair(key(keys), child))),
+                          [](std::vector<std::pair<std::string, Json>> v) { return object_of<Json>(std::move(v)); })},
+            {1, rc::gen::apply([](std::size_t n, Json e) { return array_of<Json>(std::vector<Json>(n, e)); },
+                               rc::gen::inRange<std::size_t>(1, 20), uniform_element<Json>(p))},
+            {1, rc::gen::map(rc::gen::resize(count, rc::gen::container<std::vector<Json>>(uniform_element<Json>(p))),
                              [](std::vector<Json> v) { return array_of<Json>(std::move(v)); })},
         });
     });
@@ -666,9 +728,7 @@ struct write_op {
     /// seek: the target is this modulo (bytes written so far + 1)
     std::size_t target = 0;
 
-    std::uint8_t byte_at(std::size_t i) const noexcept {
-        return static_cast<std::uint8_t>(salt + 131U * i);
-    }
+    std::uint8_t byte_at(std::size_t i) const noexcept { return static_cast<std::uint8_t>(salt + 131U * i); }
 };
 
 struct write_program {
@@ -680,8 +740,8 @@ struct write_program {
 /// Block sizes around every window and chunk edge the sinks have (1, 7, 64, 2 KiB, 4 KiB,
 /// 64 KiB) and the 64-byte minimum capacity of the vector sink.
 inline const std::vector<std::size_t>& block_length_edges() {
-    static const std::vector<std::size_t> v = {0, 1, 2, 6, 7, 8, 63, 64, 65, 2047, 2048, 2049,
-                                               4095, 4096, 4097, 65535, 65536, 65537};
+    static const std::vector<std::size_t> v = {0,    1,    2,    6,    7,    8,    63,    64,    65,
+                                               2047, 2048, 2049, 4095, 4096, 4097, 65535, 65536, 65537};
     return v;
 }
 
@@ -700,8 +760,7 @@ inline rc::Gen<write_op> write_op_gen(bool seeks) {
             op.salt = s;
             return op;
         },
-        choice<std::size_t>({{4, rc::gen::inRange<std::size_t>(0, 130)},
-                             {1, one_of_values(block_length_edges())}}),
+        choice<std::size_t>({{4, rc::gen::inRange<std::size_t>(0, 130)}, {1, one_of_values(block_length_edges())}}),
         rc::gen::arbitrary<std::uint8_t>());
     const auto seek = rc::gen::map(rc::gen::arbitrary<std::uint32_t>(), [](std::uint32_t t) {
         write_op op;
@@ -723,8 +782,7 @@ inline rc::Gen<write_program> write_program_gen(bool seeks, bool faults) {
             }
             return prog;
         },
-        rc::gen::container<std::vector<write_op>>(write_op_gen(seeks)),
-        rc::gen::inRange<std::size_t>(0, 120));
+        rc::gen::container<std::vector<write_op>>(write_op_gen(seeks)), rc::gen::inRange<std::size_t>(0, 120));
 }
 
 }  // namespace sinkcheck::prop

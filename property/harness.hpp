@@ -42,14 +42,12 @@ inline constexpr std::size_t none = static_cast<std::size_t>(-1);
 template <class Sink, class = void>
 struct can_seek : std::false_type {};
 template <class Sink>
-struct can_seek<Sink, std::void_t<decltype(std::declval<Sink&>().seek(std::size_t{}))>>
-    : std::true_type {};
+struct can_seek<Sink, std::void_t<decltype(std::declval<Sink&>().seek(std::size_t{}))>> : std::true_type {};
 
 template <class Target, class = void>
 struct has_chunks : std::false_type {};
 template <class Target>
-struct has_chunks<Target, std::void_t<decltype(std::declval<Target&>().chunk_sizes)>>
-    : std::true_type {};
+struct has_chunks<Target, std::void_t<decltype(std::declval<Target&>().chunk_sizes)>> : std::true_type {};
 
 /// The window sizes every windowed sink is run with (the last one: unlimited).
 inline const std::vector<std::size_t>& window_sizes() {
@@ -186,9 +184,7 @@ void play(const write_program& prog, Sink& sink, std::size_t& size_so_far) {
     std::vector<std::uint8_t> block;
     for (const write_op& op : prog.ops) {
         switch (op.what) {
-            case write_op::kind::byte:
-                sink.write(op.byte_at(0));
-                break;
+            case write_op::kind::byte: sink.write(op.byte_at(0)); break;
             case write_op::kind::block:
                 block.resize(op.length);
                 for (std::size_t i = 0; i < op.length; ++i) {

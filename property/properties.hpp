@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <rapidcheck.h>
+#include <nlohmann/json.hpp>
 
 #include "harness.hpp"
 #include "show.hpp"
@@ -200,16 +200,15 @@ inline constexpr const json* no_document = nullptr;
 
 template <class Json>
 std::string bytes_report(const std::string& what, const std::vector<std::uint8_t>& expected,
-                         const std::vector<std::uint8_t>& actual, const Json* doc, format f,
-                         const encode_options& o) {
+                         const std::vector<std::uint8_t>& actual, const Json* doc, format f, const encode_options& o) {
     const std::size_t at = first_difference(expected, actual);
     std::ostringstream os;
     os << what << ": first difference at byte " << at;
     if (doc != nullptr) {
         os << " (written for JSON pointer " << pointer_at(f, *doc, o, at) << ")";
     }
-    os << "\n  expected " << expected.size() << " bytes: " << hex_window(expected, at)
-       << "\n  actual   " << actual.size() << " bytes: " << hex_window(actual, at);
+    os << "\n  expected " << expected.size() << " bytes: " << hex_window(expected, at) << "\n  actual   "
+       << actual.size() << " bytes: " << hex_window(actual, at);
     return os.str();
 }
 
@@ -246,16 +245,15 @@ inline void require_sound(const run_record& r, const where& w, bool stores, bool
                              r.model, r.bytes, no_document, format::cbor, {}));
     }
     if (!seeks && r.position != r.model.size()) {
-        RC_FAIL(w.describe() + " after " + outcome_of(r) + ": position() is " +
-                std::to_string(r.position) + " after writes of " + std::to_string(r.model.size()) +
-                " bytes");
+        RC_FAIL(w.describe() + " after " + outcome_of(r) + ": position() is " + std::to_string(r.position) +
+                " after writes of " + std::to_string(r.model.size()) + " bytes");
     }
     if (!r.leaks.empty()) {
         RC_FAIL(w.describe() + " after " + outcome_of(r) + " leaked:\n" + r.leaks);
     }
     if (r.allocations_in_destructor != 0) {
-        RC_FAIL(w.describe() + ": destroying the sink allocated " +
-                std::to_string(r.allocations_in_destructor) + " times (a trim must not allocate)");
+        RC_FAIL(w.describe() + ": destroying the sink allocated " + std::to_string(r.allocations_in_destructor) +
+                " times (a trim must not allocate)");
     }
     if (r.how == outcome::other || r.how == outcome::sink_error) {
         RC_FAIL(w.describe() + ": " + outcome_of(r));
@@ -302,8 +300,7 @@ inline std::vector<std::size_t> string_rule(const std::vector<std::size_t>& writ
 /// Seed 003: a write that does not fit fills the current chunk and goes on in a new one of the
 /// next size (doubled from `first` up to `cap`), or the next power-of-two multiple of it that
 /// holds the rest. Returns the chunk sizes.
-inline std::vector<std::size_t> chunk_rule(const std::vector<std::size_t>& writes, std::size_t first,
-                                           std::size_t cap) {
+inline std::vector<std::size_t> chunk_rule(const std::vector<std::size_t>& writes, std::size_t first, std::size_t cap) {
     std::vector<std::size_t> chunks;
     std::size_t next = first;
     std::size_t room = 0;
@@ -389,16 +386,15 @@ inline void all_sinks_write_identical_bytes(const std::vector<sut_entry>& suts) 
                 const run_record r = s.encode(f, doc, o, setup);
                 const where at{s.name, window_of(s, w), input};
                 if (r.how != base.how || r.error_id != base.error_id) {
-                    RC_FAIL(at.describe() + ": " + outcome_of(r) + ", but " + baseline.name +
-                            ": " + outcome_of(base));
+                    RC_FAIL(at.describe() + ": " + outcome_of(r) + ", but " + baseline.name + ": " + outcome_of(base));
                 }
                 if (s.stores && r.bytes != base.bytes) {
-                    RC_FAIL(bytes_report(at.describe() + " differs from " + baseline.name, base.bytes,
-                                         r.bytes, &doc, f, o));
+                    RC_FAIL(bytes_report(at.describe() + " differs from " + baseline.name, base.bytes, r.bytes, &doc, f,
+                                         o));
                 }
                 if (r.position != base.position) {
-                    RC_FAIL(at.describe() + ": position() " + std::to_string(r.position) + ", " +
-                            baseline.name + ": " + std::to_string(base.position));
+                    RC_FAIL(at.describe() + ": position() " + std::to_string(r.position) + ", " + baseline.name + ": " +
+                            std::to_string(base.position));
                 }
                 require_sound(r, at, s.stores);
             }
@@ -411,10 +407,10 @@ inline void all_sinks_write_identical_bytes(const std::vector<sut_entry>& suts) 
 
 /// The target after a run that threw must hold a prefix of the full output: the writes that
 /// returned, exactly.
-inline void require_prefix(const run_record& r, const run_record& full, const where& at,
-                           const std::string& fault, bool stores) {
-    const bool prefix = r.model.size() <= full.model.size() &&
-                        std::equal(r.model.begin(), r.model.end(), full.model.begin());
+inline void require_prefix(const run_record& r, const run_record& full, const where& at, const std::string& fault,
+                           bool stores) {
+    const bool prefix =
+        r.model.size() <= full.model.size() && std::equal(r.model.begin(), r.model.end(), full.model.begin());
     if (!prefix) {
         RC_FAIL(bytes_report(at.describe() + " with " + fault +
                                  ": the bytes written before the throw are not a prefix of the full output",
@@ -501,8 +497,8 @@ inline void capacity_growth_ignores_window(const std::vector<sut_entry>& suts) {
                     first = r.allocations;
                     first_name = at.describe();
                 } else if (r.allocations != first) {
-                    RC_FAIL(at.describe() + ": capacities " + list_of(r.allocations) + ", but " +
-                            first_name + ": " + list_of(first));
+                    RC_FAIL(at.describe() + ": capacities " + list_of(r.allocations) + ", but " + first_name + ": " +
+                            list_of(first));
                 }
             }
         }
@@ -527,14 +523,13 @@ inline void zero_fill_stays_within_window(const std::vector<sut_entry>& suts) {
                 setup.window = w;
                 const run_record r = s.encode(f, doc, o, setup);
                 const where at{s.name, w, std::string(format_name(f))};
-                const std::size_t largest =
-                    r.writes.empty() ? 0 : *std::max_element(r.writes.begin(), r.writes.end());
+                const std::size_t largest = r.writes.empty() ? 0 : *std::max_element(r.writes.begin(), r.writes.end());
                 for (const growth_event& e : r.growths) {
                     // window_end(): the window, or the write that asked for room if it is longer
                     if (e.ahead > std::max(w, e.request) || e.ahead > w + largest) {
                         RC_FAIL(at.describe() + ": a growth at byte " + std::to_string(e.position) +
-                                " for a write of " + std::to_string(e.request) + " made " +
-                                std::to_string(e.ahead) + " bytes writable ahead of the cursor");
+                                " for a write of " + std::to_string(e.request) + " made " + std::to_string(e.ahead) +
+                                " bytes writable ahead of the cursor");
                     }
                 }
                 if (r.max_ahead_after_write != none && r.max_ahead_after_write > w) {
@@ -551,7 +546,9 @@ inline void zero_fill_stays_within_window(const std::vector<sut_entry>& suts) {
 
 inline void chunks_double_up_to_the_cap(const sut_entry& chunked, const sut_entry& vector_like) {
     const chunk_bounds bounds = *rc::gen::apply(
-        [](std::size_t first, std::size_t doublings) { return chunk_bounds{first, first << doublings}; },
+        [](std::size_t first, std::size_t doublings) {
+            return chunk_bounds{first, first << doublings};
+        },
         one_of_values<std::size_t>({2048, 1, 2, 3, 16, 100}), one_of_values<std::size_t>({5, 0, 1, 2, 3, 4, 6}));
     const std::size_t first = bounds.first;
     const std::size_t cap = bounds.cap;
@@ -574,28 +571,27 @@ inline void chunks_double_up_to_the_cap(const sut_entry& chunked, const sut_entr
         base = vector_like.encode(f, doc, encode_options{}, run_setup{});
         input = std::string(format_name(f));
     }
-    const std::string at = chunked.name + " (first " + std::to_string(first) + ", cap " +
-                           std::to_string(cap) + ", " + input + ")";
-    require_sound(r, {chunked.name, none, "first " + std::to_string(first) + ", cap " + std::to_string(cap) + ", " + input},
-                  true);
+    const std::string at =
+        chunked.name + " (first " + std::to_string(first) + ", cap " + std::to_string(cap) + ", " + input + ")";
+    require_sound(
+        r, {chunked.name, none, "first " + std::to_string(first) + ", cap " + std::to_string(cap) + ", " + input},
+        true);
     const auto rule = chunk_rule(r.writes, first, cap);
     if (r.allocations != rule) {
-        RC_FAIL(at + ": allocated chunks " + list_of(r.allocations) + ", but doubling from " +
-                std::to_string(first) + " up to " + std::to_string(cap) + " gives " + list_of(rule) +
-                " for writes " + list_of(r.writes));
+        RC_FAIL(at + ": allocated chunks " + list_of(r.allocations) + ", but doubling from " + std::to_string(first) +
+                " up to " + std::to_string(cap) + " gives " + list_of(rule) + " for writes " + list_of(r.writes));
     }
     if (r.chunks != rule) {
         RC_FAIL(at + ": reports chunks " + list_of(r.chunks) + ", allocated " + list_of(r.allocations));
     }
     const std::size_t n = total_written(r.writes);
     if (r.allocations.size() > chunk_bound(n, first, cap)) {
-        RC_FAIL(at + ": " + std::to_string(r.allocations.size()) + " allocations for " +
-                std::to_string(n) + " bytes, more than the bound " +
-                std::to_string(chunk_bound(n, first, cap)));
+        RC_FAIL(at + ": " + std::to_string(r.allocations.size()) + " allocations for " + std::to_string(n) +
+                " bytes, more than the bound " + std::to_string(chunk_bound(n, first, cap)));
     }
     if (r.bytes != base.bytes) {
-        RC_FAIL(bytes_report(at + ": the concatenated chunks differ from " + vector_like.name, base.bytes,
-                             r.bytes, no_document, format::cbor, {}));
+        RC_FAIL(bytes_report(at + ": the concatenated chunks differ from " + vector_like.name, base.bytes, r.bytes,
+                             no_document, format::cbor, {}));
     }
 }
 
@@ -624,9 +620,9 @@ inline void string_leaves_short_buffer_exactly(const sut_entry& string_like) {
     require_sound(r, at, true);
     const auto rule = string_rule(r.writes, short_capacity);
     if (r.allocations != rule) {
-        RC_FAIL(name + ": allocations " + list_of(r.allocations) + ", but an exact first allocation " +
-                "out of the " + std::to_string(short_capacity) + "-byte short buffer, then " +
-                "max(needed, 2 * capacity), gives " + list_of(rule) + " for writes " + list_of(r.writes));
+        RC_FAIL(name + ": allocations " + list_of(r.allocations) + ", but an exact first allocation " + "out of the " +
+                std::to_string(short_capacity) + "-byte short buffer, then " + "max(needed, 2 * capacity), gives " +
+                list_of(rule) + " for writes " + list_of(r.writes));
     }
 }
 
@@ -646,9 +642,9 @@ inline void seekable_writer_without_seeks_equals_seekless(const sut_entry& seeka
     const where at{seekable.name, w, std::string(format_name(f))};
     require_sound(a, at, true);
     if (a.how != b.how || a.bytes != b.bytes) {
-        RC_FAIL(bytes_report(at.describe() + " (" + outcome_of(a) + ") differs from " + seekless.name +
-                                 " (" + outcome_of(b) + ")",
-                             b.bytes, a.bytes, &doc, f, o));
+        RC_FAIL(bytes_report(
+            at.describe() + " (" + outcome_of(a) + ") differs from " + seekless.name + " (" + outcome_of(b) + ")",
+            b.bytes, a.bytes, &doc, f, o));
     }
     if (a.allocations != b.allocations) {
         RC_FAIL(at.describe() + ": capacities " + list_of(a.allocations) + ", " + seekless.name + ": " +
@@ -669,12 +665,12 @@ inline void patched_bson_lengths_equal_precomputed(const sut_entry& seekable, co
     const where at{seekable.name, w, "bson"};
     require_sound(a, at, true, true);
     if (a.how != b.how || a.error_id != b.error_id) {
-        RC_FAIL(at.describe() + " with patched lengths: " + outcome_of(a) + ", with precomputed lengths: " +
-                outcome_of(b));
+        RC_FAIL(at.describe() + " with patched lengths: " + outcome_of(a) +
+                ", with precomputed lengths: " + outcome_of(b));
     }
     if (a.how == outcome::completed && a.bytes != b.bytes) {
-        RC_FAIL(bytes_report(at.describe() + ": patched lengths differ from precomputed ones", b.bytes,
-                             a.bytes, &doc, format::bson, encode_options{}));
+        RC_FAIL(bytes_report(at.describe() + ": patched lengths differ from precomputed ones", b.bytes, a.bytes, &doc,
+                             format::bson, encode_options{}));
     }
 }
 

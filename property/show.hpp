@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <rapidcheck.h>
+#include <nlohmann/json.hpp>
 
 #include "generators.hpp"
 #include "sinkcheck/options.hpp"

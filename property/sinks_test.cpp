@@ -25,21 +25,15 @@ TEST(Sinks, EveryRegisteredSinkIsUnderTest) {
     EXPECT_EQ(all_real_sinks().size(), all_sinks().size());
 }
 
-SINKCHECK_PROPERTY(Sinks, AllSinksWriteIdenticalBytes, 1.0) {
-    all_sinks_write_identical_bytes(all_real_sinks());
-}
+SINKCHECK_PROPERTY(Sinks, AllSinksWriteIdenticalBytes, 1.0) { all_sinks_write_identical_bytes(all_real_sinks()); }
 
 SINKCHECK_PROPERTY(Sinks, TrimToWrittenBytesWhenWritesThrow, 3.0) {
     trims_to_written_bytes_when_writes_throw(all_real_sinks());
 }
 
-SINKCHECK_PROPERTY(Sinks, CapacityGrowthIgnoresWindow, 1.0) {
-    capacity_growth_ignores_window(vector_rule_sinks());
-}
+SINKCHECK_PROPERTY(Sinks, CapacityGrowthIgnoresWindow, 1.0) { capacity_growth_ignores_window(vector_rule_sinks()); }
 
-SINKCHECK_PROPERTY(Sinks, ZeroFillStaysWithinWindow, 1.0) {
-    zero_fill_stays_within_window(windowed_sinks());
-}
+SINKCHECK_PROPERTY(Sinks, ZeroFillStaysWithinWindow, 1.0) { zero_fill_stays_within_window(windowed_sinks()); }
 
 SINKCHECK_PROPERTY(ChunkedSink, ChunksDoubleUpToTheCap, 5.0) {
     chunks_double_up_to_the_cap(chunked_sink_entry(), vector_sink_entry());

@@ -20,17 +20,17 @@ const sut_entry& chunked_sink_entry() { return entry_of<chunked_sink_sut>(); }
 const sut_entry& seekable_memory_writer_entry() { return entry_of<seekable_memory_writer_sut>(); }
 
 const std::vector<sut_entry>& all_real_sinks() {
-    static const std::vector<sut_entry> v = {
-        memory_writer_entry(),      vector_sink_entry(),        legacy_vector_sink_entry(),
-        string_sink_entry(),        chunked_sink_entry(),       seekable_memory_writer_entry(),
-        entry_of<ostream_sink_sut>(), entry_of<protocol_sink_sut>(), entry_of<span_sink_sut>(),
-        entry_of<counting_sink_sut>()};
+    static const std::vector<sut_entry> v = {memory_writer_entry(),        vector_sink_entry(),
+                                             legacy_vector_sink_entry(),   string_sink_entry(),
+                                             chunked_sink_entry(),         seekable_memory_writer_entry(),
+                                             entry_of<ostream_sink_sut>(), entry_of<protocol_sink_sut>(),
+                                             entry_of<span_sink_sut>(),    entry_of<counting_sink_sut>()};
     return v;
 }
 
 const std::vector<sut_entry>& vector_rule_sinks() {
-    static const std::vector<sut_entry> v = {memory_writer_entry(), vector_sink_entry(),
-                                             legacy_vector_sink_entry(), seekable_memory_writer_entry()};
+    static const std::vector<sut_entry> v = {memory_writer_entry(), vector_sink_entry(), legacy_vector_sink_entry(),
+                                             seekable_memory_writer_entry()};
     return v;
 }
 

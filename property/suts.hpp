@@ -91,9 +91,7 @@ struct string_sink_sut : over_container<traced_string> {
     static constexpr const char* name = "string";
     static constexpr bool windowed = true;
     using sink_type = basic_string_sink<char, std::char_traits<char>, tracing_allocator<char>>;
-    static sink_type make(target& t, const run_setup& s, growth_observer* o) {
-        return sink_type(t.c, s.window, o);
-    }
+    static sink_type make(target& t, const run_setup& s, growth_observer* o) { return sink_type(t.c, s.window, o); }
 };
 
 /// The sinks that own their bytes: read them out before the sink is destroyed.
@@ -173,8 +171,7 @@ struct protocol_sink_sut : over_container<traced_bytes> {
     static constexpr const char* name = "protocol";
     static constexpr bool windowed = false;
     static protocol_sink make(target& t, const run_setup&, growth_observer*) {
-        return protocol_sink(
-            std::make_shared<nlohmann::detail::output_vector_adapter<std::uint8_t, byte_alloc>>(t.c));
+        return protocol_sink(std::make_shared<nlohmann::detail::output_vector_adapter<std::uint8_t, byte_alloc>>(t.c));
     }
     static std::function<std::size_t()> ahead(protocol_sink&, target&) { return {}; }
 };

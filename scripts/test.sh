@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, then builds and tests everything twice —
-# g++ with warnings as errors, and clang 14 with AddressSanitizer + UndefinedBehaviorSanitizer
-# (LeakSanitizer on) and the libFuzzer binaries (benchmarks only in the first) — and finally
-# runs the fuzzers briefly.
-# Build trees: build/gcc and build/clang-asan. Exit status: 0 when every stage passed.
+# The test command: installs what is missing, then
+#   1. checks the layout of every C++ file against .clang-format;
+#   2. builds everything with g++ and warnings as errors, and runs every test (build/gcc);
+#   3. builds everything with clang 14, AddressSanitizer + UndefinedBehaviorSanitizer
+#      (LeakSanitizer on, halt on the first error), libFuzzer and source-based coverage, runs every
+#      test again, and reports the coverage of reference/ against .ci/coverage-floor
+#      (build/clang-asan);
+#   4. runs clang-tidy over reference/ and conformance/;
+#   5. runs every fuzzer for a bounded number of runs;
+#   6. clones the repository into an empty directory and runs the README's main-job command
+#      there with a short fuzzing budget (scripts/fresh-machine.sh).
+# Each stage prints its wall time. Exit status: 0 when every stage passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -11,29 +18,47 @@ jobs=$(nproc)
 
 bash scripts/setup.sh
 
+declare -a timings=()
 stage() {
   local name=$1; shift
   local start=$SECONDS
   echo "=== ${name}"
   "$@"
+  timings+=("$(printf '%-24s %5d s' "$name" $((SECONDS - start)))")
   echo "=== ${name}: done in $((SECONDS - start)) s"
 }
 
+# LeakSanitizer is part of ASan's defaults; no suppression file is used
 export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+
+stage "format check" bash scripts/format.sh --check
 
 stage "configure gcc" cmake -S . -B build/gcc -G Ninja -DCMAKE_CXX_COMPILER=g++ -DSINKCHECK_WERROR=ON
 stage "build gcc" cmake --build build/gcc -j "$jobs"
 stage "test gcc" ctest --test-dir build/gcc --output-on-failure -j "$jobs" --timeout 900
 
+# The libFuzzer runs (label fuzz) are left to stage 5, which runs the same targets longer; the
+# simulated OSS-Fuzz build compiles two targets (a plain one and the one with extra sources).
+profiles="$root/build/clang-asan/profiles"
 stage "configure clang-asan" cmake -S . -B build/clang-asan -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 \
-  -DSINKCHECK_WERROR=ON -DSINKCHECK_SANITIZE=ON -DSINKCHECK_FUZZ=ON -DSINKCHECK_BUILD_BENCH=OFF
+  -DSINKCHECK_WERROR=ON -DSINKCHECK_SANITIZE=ON -DSINKCHECK_FUZZ=ON -DSINKCHECK_COVERAGE=ON \
+  -DSINKCHECK_BUILD_BENCH=OFF "-DSINKCHECK_OSS_FUZZ_TARGETS=fuzz_cbor fuzz_vectors"
 stage "build clang-asan" cmake --build build/clang-asan -j "$jobs"
-stage "test clang-asan" ctest --test-dir build/clang-asan --output-on-failure -j "$jobs" --timeout 900
+rm -rf "$profiles"
+stage "test clang-asan" env LLVM_PROFILE_FILE="$profiles/%4m.profraw" \
+  ctest --test-dir build/clang-asan --output-on-failure -j "$jobs" --timeout 900 -LE '^fuzz$'
+stage "coverage" bash scripts/coverage.sh --report-only --no-install --build build/clang-asan
 
-if [ -f scripts/fuzz-ci.sh ]; then
-  # 5,000 runs per target keep this stage to a few minutes on 2 cores; nightly runs use more
-  stage "fuzz (bounded runs)" env SINKCHECK_FUZZ_CI_RUNS="${SINKCHECK_FUZZ_CI_RUNS:-5000}" \
-    bash scripts/fuzz-ci.sh "$root/build/clang-asan"
-fi
-echo "all stages passed"
+stage "clang-tidy" bash scripts/tidy.sh
+
+# 5,000 runs per target keep this stage to a few minutes on 2 cores; nightly runs use more
+stage "fuzz (bounded runs)" env SINKCHECK_FUZZ_CI_RUNS="${SINKCHECK_FUZZ_CI_RUNS:-5000}" \
+  LLVM_PROFILE_FILE="$root/build/clang-asan/fuzz-profiles/%4m.profraw" \
+  bash scripts/fuzz-ci.sh "$root/build/clang-asan"
+
+stage "fresh machine" bash scripts/fresh-machine.sh --main-only --budget "${SINKCHECK_FRESH_BUDGET:-3}"
+
+echo "=== wall time per stage"
+printf '  %s\n' "${timings[@]}"
+echo "all stages passed in $SECONDS s"

@@ -39,7 +39,8 @@ public:
 
     void value(const json& j, frame*) {
         switch (j.type()) {
-            case json::value_t::null: return head([](unsigned char* b, std::size_t n) { return cbor_encode_null(b, n); });
+            case json::value_t::null:
+                return head([](unsigned char* b, std::size_t n) { return cbor_encode_null(b, n); });
             case json::value_t::boolean: {
                 const bool v = j.get<bool>();
                 return head([v](unsigned char* b, std::size_t n) { return cbor_encode_bool(v, b, n); });
@@ -50,7 +51,10 @@ public:
             }
             case json::value_t::number_integer: {
                 const std::int64_t v = j.get<std::int64_t>();
-                if (v >= 0) return head([v](unsigned char* b, std::size_t n) { return cbor_encode_uint(static_cast<std::uint64_t>(v), b, n); });
+                if (v >= 0)
+                    return head([v](unsigned char* b, std::size_t n) {
+                        return cbor_encode_uint(static_cast<std::uint64_t>(v), b, n);
+                    });
                 const auto arg = static_cast<std::uint64_t>(-1 - v);
                 return head([arg](unsigned char* b, std::size_t n) { return cbor_encode_negint(arg, b, n); });
             }
@@ -69,7 +73,8 @@ public:
                     const std::uint64_t tag = bin.subtype();
                     head([tag](unsigned char* b, std::size_t n) { return cbor_encode_tag(tag, b, n); });
                 }
-                head([&bin](unsigned char* b, std::size_t n) { return cbor_encode_bytestring_start(bin.size(), b, n); });
+                head(
+                    [&bin](unsigned char* b, std::size_t n) { return cbor_encode_bytestring_start(bin.size(), b, n); });
                 return bytes(bin.data(), bin.size());
             }
             default: throw unsupported("a discarded value has no libcbor counterpart");
@@ -77,8 +82,10 @@ public:
     }
     bool open(const json& j, frame&, frame*) {
         const std::size_t size = j.size();
-        if (j.is_array()) head([size](unsigned char* b, std::size_t n) { return cbor_encode_array_start(size, b, n); });
-        else head([size](unsigned char* b, std::size_t n) { return cbor_encode_map_start(size, b, n); });
+        if (j.is_array())
+            head([size](unsigned char* b, std::size_t n) { return cbor_encode_array_start(size, b, n); });
+        else
+            head([size](unsigned char* b, std::size_t n) { return cbor_encode_map_start(size, b, n); });
         return true;
     }
     void member(frame& f, const json&) {
@@ -102,8 +109,10 @@ public:
 };
 
 const bool registered = [] {
-    register_linked_encoder({"libcbor", "libcbor " + std::to_string(CBOR_MAJOR_VERSION) + "." + std::to_string(CBOR_MINOR_VERSION) + "." +
-                                            std::to_string(CBOR_PATCH_VERSION) + " streaming encoders",
+    register_linked_encoder({"libcbor",
+                             "libcbor " + std::to_string(CBOR_MAJOR_VERSION) + "." +
+                                 std::to_string(CBOR_MINOR_VERSION) + "." + std::to_string(CBOR_PATCH_VERSION) +
+                                 " streaming encoders",
                              [] { return std::make_unique<libcbor_encoder>(); }});
     return true;
 }();

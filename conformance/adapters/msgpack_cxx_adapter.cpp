@@ -36,7 +36,9 @@ public:
                 // double(UINT64_MAX), which rounds up to 2^64, then converts 2^64 itself to
                 // uint64_t: undefined behaviour (UBSan aborts). Not run, so the runner survives.
                 if (d == 18446744073709551616.0) {
-                    throw unsupported("msgpack-cxx 4.1.3 pack_double converts 2^64 to uint64_t (undefined behaviour, v1/pack.hpp:1165)");
+                    throw unsupported(
+                        "msgpack-cxx 4.1.3 pack_double converts 2^64 to uint64_t (undefined behaviour, "
+                        "v1/pack.hpp:1165)");
                 }
                 p_.pack(d);
                 return;
@@ -50,7 +52,9 @@ public:
                     p_.pack_bin_body(reinterpret_cast<const char*>(b.data()), size);
                     return;
                 }
-                if (b.subtype() > 0xff) throw std::out_of_range("subtype " + std::to_string(b.subtype()) + " does not fit the int8 ext type");
+                if (b.subtype() > 0xff)
+                    throw std::out_of_range("subtype " + std::to_string(b.subtype()) +
+                                            " does not fit the int8 ext type");
                 p_.pack_ext(size, static_cast<std::int8_t>(static_cast<std::uint8_t>(b.subtype())));
                 p_.pack_ext_body(reinterpret_cast<const char*>(b.data()), size);
                 return;
@@ -59,8 +63,10 @@ public:
         }
     }
     bool open(const json& j, frame&, frame*) {
-        if (j.is_array()) p_.pack_array(static_cast<std::uint32_t>(j.size()));
-        else p_.pack_map(static_cast<std::uint32_t>(j.size()));
+        if (j.is_array())
+            p_.pack_array(static_cast<std::uint32_t>(j.size()));
+        else
+            p_.pack_map(static_cast<std::uint32_t>(j.size()));
         return true;
     }
     void member(frame& f, const json&) {
@@ -86,7 +92,8 @@ public:
 };
 
 const bool registered = [] {
-    register_linked_encoder({"msgpack-cxx", "msgpack-cxx " MSGPACK_VERSION " packer", [] { return std::make_unique<msgpack_cxx_encoder>(); }});
+    register_linked_encoder({"msgpack-cxx", "msgpack-cxx " MSGPACK_VERSION " packer",
+                             [] { return std::make_unique<msgpack_cxx_encoder>(); }});
     return true;
 }();
 

@@ -24,8 +24,7 @@ arguments::arguments(const std::vector<std::string>& args, std::initializer_list
         }
         const std::size_t eq = a.find('=');
         const std::string name = a.substr(0, eq);
-        const auto spec = std::find_if(known.begin(), known.end(),
-                                       [&](const option& o) { return o.name == name; });
+        const auto spec = std::find_if(known.begin(), known.end(), [&](const option& o) { return o.name == name; });
         if (spec == known.end()) {
             throw usage_error("unknown option '" + name + "'");
         }
@@ -70,8 +69,7 @@ std::vector<std::string> arguments::values(std::string_view name) const {
 
 std::optional<std::string> arguments::file() const {
     if (operands_.size() > 1) {
-        throw usage_error("expected at most one FILE, got " + std::to_string(operands_.size()) +
-                          " operands");
+        throw usage_error("expected at most one FILE, got " + std::to_string(operands_.size()) + " operands");
     }
     if (operands_.empty() || operands_[0] == "-") {
         return std::nullopt;

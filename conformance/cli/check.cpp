@@ -72,9 +72,7 @@ struct row {
     bool failed = false;
 };
 
-std::string window_text(std::size_t w) {
-    return w == unlimited_window ? "unlimited" : std::to_string(w);
-}
+std::string window_text(std::size_t w) { return w == unlimited_window ? "unlimited" : std::to_string(w); }
 
 /// At most four capacities shown: "64,128,...,8192 (9)".
 std::string abbreviate(const std::vector<std::size_t>& caps) {
@@ -106,8 +104,8 @@ std::string byte_difference(const std::vector<std::uint8_t>& got, const std::vec
     const auto at = [](const std::vector<std::uint8_t>& v, std::size_t k) {
         return k < v.size() ? to_hex({v[k]}) : std::string("end");
     };
-    return "DIFFERS at byte " + std::to_string(i) + ": " + at(got, i) + ", reference " + at(want, i) +
-           " (" + std::to_string(got.size()) + " vs " + std::to_string(want.size()) + " bytes)";
+    return "DIFFERS at byte " + std::to_string(i) + ": " + at(got, i) + ", reference " + at(want, i) + " (" +
+           std::to_string(got.size()) + " vs " + std::to_string(want.size()) + " bytes)";
 }
 
 /// Compares a run with the reference outcome; "" when they agree.
@@ -120,8 +118,8 @@ std::string disagreement(const outcome& got, const outcome& want, bool size_only
                            : "wrote " + std::to_string(got.size) + " bytes, reference refused";
     }
     if (size_only) {
-        return got.size == want.size ? "" : "size " + std::to_string(got.size) + ", reference " +
-                                                std::to_string(want.size);
+        return got.size == want.size ? ""
+                                     : "size " + std::to_string(got.size) + ", reference " + std::to_string(want.size);
     }
     return byte_difference(got.bytes, want.bytes);
 }
@@ -151,9 +149,9 @@ bool binary_as_array(format f) { return f == format::ubjson || f == format::bjda
 std::string node_difference(const json& original, const json& decoded, format f) {
     const auto describe = [](const json& v) {
         return v.is_array() || v.is_object() ? std::string(v.type_name()) + " of " + std::to_string(v.size())
-                                              : to_text(v, -1, "");
+                                             : to_text(v, -1, "");
     };
-    const std::string mismatch = "decoded " + describe(decoded) + ", want " + describe(original);
+    std::string mismatch = "decoded " + describe(decoded) + ", want " + describe(original);
     if (original.is_binary()) {
         const auto& b = original.get_binary();
         if (binary_as_array(f)) {
@@ -174,14 +172,13 @@ std::string node_difference(const json& original, const json& decoded, format f)
         // BSON has no binary without a subtype: nlohmann writes 0x00 and reads it back as 0
         const bool has = f == format::bson || b.has_subtype();
         const std::uint64_t sub = b.has_subtype() ? b.subtype() : 0;
-        const bool same = static_cast<const std::vector<std::uint8_t>&>(b) ==
-                              static_cast<const std::vector<std::uint8_t>&>(d) &&
-                          d.has_subtype() == has && (!has || d.subtype() == sub);
+        const bool same =
+            static_cast<const std::vector<std::uint8_t>&>(b) == static_cast<const std::vector<std::uint8_t>&>(d) &&
+            d.has_subtype() == has && (!has || d.subtype() == sub);
         return same ? "" : mismatch;
     }
     if (original.is_number_float()) {
-        return decoded.is_number_float() && same_float(original.get<double>(), decoded.get<double>()) ? ""
-                                                                                                      : mismatch;
+        return decoded.is_number_float() && same_float(original.get<double>(), decoded.get<double>()) ? "" : mismatch;
     }
     if (integral(original)) {
         return integral(decoded) && same_integer(original, decoded) ? "" : mismatch;
@@ -236,8 +233,8 @@ std::string first_difference(const json& original, const json& decoded, format f
             fr.started = true;
             if (fr.ait != fr.a->get_ref<const json::object_t&>().end()) {
                 if (fr.ait->first != fr.bit->first) {
-                    return where() + "decoded key \"" + fr.bit->first + "\" where the value has \"" +
-                           fr.ait->first + "\"";
+                    return where() + "decoded key \"" + fr.bit->first + "\" where the value has \"" + fr.ait->first +
+                           "\"";
                 }
                 a = &fr.ait->second;
                 b = &fr.bit->second;
@@ -419,8 +416,7 @@ private:
             }
             if (want != nullptr && *want != trace.second && !rows_[trace.first].failed) {
                 rows_[trace.first].failed = true;
-                rows_[trace.first].result = std::string("capacities differ from ") + against + ": " +
-                                            abbreviate(*want);
+                rows_[trace.first].result = std::string("capacities differ from ") + against + ": " + abbreviate(*want);
             }
         }
     }
@@ -432,8 +428,7 @@ private:
         row r("round trip");
         std::string result;
         try {
-            const json decoded =
-                decode_input(input{std::string(format_name(f_)) + " encoding", reference_.bytes}, f_);
+            const json decoded = decode_input(input{std::string(format_name(f_)) + " encoding", reference_.bytes}, f_);
             result = first_difference(value_, decoded, f_);
         } catch (const input_error& e) {
             result = std::string("decoder refused: ") + e.what();
@@ -458,17 +453,14 @@ private:
 
 std::string table_line(const std::string& fmt, const row& r) {
     char head[160];
-    std::snprintf(head, sizeof head, "%-8s %-16s %-9s %8s  %-28s %6s  ", fmt.c_str(), r.sink.c_str(),
-                  r.window.c_str(), r.bytes.c_str(), r.capacities.c_str(), r.allocations.c_str());
+    std::snprintf(head, sizeof head, "%-8s %-16s %-9s %8s  %-28s %6s  ", fmt.c_str(), r.sink.c_str(), r.window.c_str(),
+                  r.bytes.c_str(), r.capacities.c_str(), r.allocations.c_str());
     return head + r.result + (r.failed ? "  <-- FAIL" : "") + "\n";
 }
 
 int run(const std::vector<std::string>& argv) {
-    const arguments args(argv, {{"--to", true},
-                                {"--from", true},
-                                {"--use-size", false},
-                                {"--use-type", false},
-                                {"--corrupt", true}});
+    const arguments args(
+        argv, {{"--to", true}, {"--from", true}, {"--use-size", false}, {"--use-type", false}, {"--corrupt", true}});
     const std::string corrupt = args.value("--corrupt").value_or("");
     if (!corrupt.empty() && find_sink(corrupt) == nullptr) {
         throw usage_error("--corrupt needs a sink name (`sinkcheck sinks`), got '" + corrupt + "'");
@@ -519,7 +511,6 @@ int run(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-const command check_command{"check", "encode through every sink, window and format; compare with nlohmann",
-                            usage, run};
+const command check_command{"check", "encode through every sink, window and format; compare with nlohmann", usage, run};
 
 }  // namespace sinkcheck::cli

@@ -49,8 +49,7 @@ namespace {
 /// Builds a json from SAX events without recursion, within a depth and a value budget.
 class value_builder {
 public:
-    value_builder(std::size_t max_depth, std::size_t max_values)
-        : max_depth_(max_depth), max_values_(max_values) {}
+    value_builder(std::size_t max_depth, std::size_t max_values) : max_depth_(max_depth), max_values_(max_values) {}
 
     bool null() { return put(json(nullptr)); }
     bool boolean(bool b) { return put(json(b)); }
@@ -77,8 +76,7 @@ public:
         stack_.pop_back();
         return true;
     }
-    bool parse_error(std::size_t position, const std::string& /*token*/,
-                     const nlohmann::detail::exception& e) {
+    bool parse_error(std::size_t position, const std::string& /*token*/, const nlohmann::detail::exception& e) {
         error_position_ = position;
         error_ = reader_message(e.what());
         return false;
@@ -166,8 +164,7 @@ private:
 };
 
 /// 1-based line and column (in characters, i.e. UTF-8 lead bytes) of the byte at offset.
-std::pair<std::size_t, std::size_t> line_and_column(const std::vector<std::uint8_t>& text,
-                                                    std::size_t offset) {
+std::pair<std::size_t, std::size_t> line_and_column(const std::vector<std::uint8_t>& text, std::size_t offset) {
     std::size_t line = 1;
     std::size_t column = 1;
     for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
@@ -201,8 +198,8 @@ json decode_text(const input& in, value_builder& builder) {
             // nlohmann counts the offending character as read
             const std::size_t at = *builder.error_position() > 0 ? *builder.error_position() - 1 : 0;
             const auto [line, column] = line_and_column(in.bytes, at);
-            throw input_error(in.name + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                              ": " + builder.error());
+            throw input_error(in.name + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
+                              builder.error());
         }
         throw input_error(in.name + ": " + builder.error());
     }
@@ -227,8 +224,9 @@ json decode_binary(const input& in, format f, value_builder& builder) {
     }
     // the reader is used directly because only it takes the CBOR tag handler through SAX
     auto adapter = nlohmann::detail::input_adapter(in.bytes.data(), in.bytes.data() + in.bytes.size());
+    // the constructor takes an rvalue reference, so the move is needed although it copies
     nlohmann::detail::binary_reader<json, decltype(adapter), value_builder> reader(
-        std::move(adapter), reader_format(f));
+        std::move(adapter), reader_format(f));  // NOLINT(performance-move-const-arg)
     if (!reader.sax_parse(reader_format(f), &builder, true, json::cbor_tag_handler_t::store)) {
         if (builder.error_position()) {
             // nlohmann counts the byte it failed on (or the missing one at the end) as read

@@ -81,8 +81,8 @@ int run_guarded(const command& cmd, const std::vector<std::string>& args) {
         // the synopsis (the usage text up to its first blank line), not the whole help
         const std::string synopsis(cmd.usage.substr(0, cmd.usage.find("\n\n") + 1));
         const std::string name(cmd.name);
-        std::fprintf(stderr, "sinkcheck %s: %s\n%s`sinkcheck %s --help` tells more.\n", name.c_str(),
-                     e.what(), synopsis.c_str(), name.c_str());
+        std::fprintf(stderr, "sinkcheck %s: %s\n%s`sinkcheck %s --help` tells more.\n", name.c_str(), e.what(),
+                     synopsis.c_str(), name.c_str());
         return exit_usage;
     } catch (const input_error& e) {
         std::fprintf(stderr, "%s\n", e.what());
@@ -126,8 +126,8 @@ int run_on_large_stack(job& j) {
             break;
         }
         pthread_t thread;
-        const bool started = pthread_attr_setstacksize(&attr, mib << 20) == 0 &&
-                             pthread_create(&thread, &attr, run_job, &j) == 0;
+        const bool started =
+            pthread_attr_setstacksize(&attr, mib << 20) == 0 && pthread_create(&thread, &attr, run_job, &j) == 0;
         pthread_attr_destroy(&attr);
         if (started) {
             pthread_join(thread, nullptr);

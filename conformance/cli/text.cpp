@@ -113,8 +113,8 @@ std::string float_notation(double d) {
 /// (arrays) or `it` (objects).
 template <class Json, class ObjectIt>
 struct text_frame {
-    Json* node;
-    bool wrapped;  // came from {"$object": ...}: one more level of braces in the text
+    Json* node = nullptr;
+    bool wrapped = false;  // came from {"$object": ...}: one more level of braces in the text
     std::size_t index = 0;
     ObjectIt it{};
     bool started = false;
@@ -195,8 +195,7 @@ void resolve_text_notation(json& value, const std::string& input_name) {
         }
         if (auto it = o.find("$float"); it != o.end()) {
             const json& text = it->second;
-            const auto d = text.is_string() ? parse_float_notation(text.get_ref<const std::string&>())
-                                            : std::nullopt;
+            const auto d = text.is_string() ? parse_float_notation(text.get_ref<const std::string&>()) : std::nullopt;
             if (!d) {
                 fail("\"$float\" must be \"nan\", \"inf\", \"-inf\" or \"0x\" and 16 hex digits");
             }
@@ -287,15 +286,13 @@ private:
     void string(const std::string& s) {
         const std::size_t bad = detail::utf8_invalid_at(s.data(), s.size());
         if (bad != detail::utf8_valid) {
-            throw input_error(name_ + ": at '" + child_pointer(stack_) +
-                              "': string is not valid UTF-8 (byte " + std::to_string(bad) +
-                              " of the string), which JSON text cannot hold");
+            throw input_error(name_ + ": at '" + child_pointer(stack_) + "': string is not valid UTF-8 (byte " +
+                              std::to_string(bad) + " of the string), which JSON text cannot hold");
         }
         out_ += json(s).dump();
     }
     /// A notation object of one or two members whose values are already JSON text.
-    void notation(const char* k1, const std::string& v1, const char* k2 = nullptr,
-                  const std::string& v2 = {}) {
+    void notation(const char* k1, const std::string& v1, const char* k2 = nullptr, const std::string& v2 = {}) {
         open('{');
         line_break();
         key(k1);
@@ -349,7 +346,7 @@ private:
                 return;
             }
             case json::value_t::discarded: out_ += "null"; return;  // not produced by any reader
-            default: out_ += v.dump(); return;                       // null, boolean, integers
+            default: out_ += v.dump(); return;                      // null, boolean, integers
         }
     }
 
@@ -378,8 +375,7 @@ std::string to_hex(const std::vector<std::uint8_t>& bytes) {
 
 void write_stdout(std::string_view data) {
     if (std::fwrite(data.data(), 1, data.size(), stdout) != data.size() || std::fflush(stdout) != 0) {
-        throw input_error(std::string("sinkcheck: cannot write to standard output: ") +
-                          std::strerror(errno));
+        throw input_error(std::string("sinkcheck: cannot write to standard output: ") + std::strerror(errno));
     }
 }
 

@@ -10,8 +10,9 @@
 
 int main(int argc, char** argv) {
     if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
-        std::puts("usage: sinkcheck-encoder   (speaks the sinkcheck conformance protocol on stdin/stdout;\n"
-                  "       SINKCHECK_MODE=batch for framed mode, see docs/conformance.md)");
+        std::puts(
+            "usage: sinkcheck-encoder   (speaks the sinkcheck conformance protocol on stdin/stdout;\n"
+            "       SINKCHECK_MODE=batch for framed mode, see docs/conformance.md)");
         return 0;
     }
     return sinkcheck::conform::serve(sinkcheck::conform::serve_reference);

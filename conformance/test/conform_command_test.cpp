@@ -44,7 +44,7 @@ protected:
         return ss.str();
     }
     /// Runs the command; returns its exit status, stderr in err_.
-    int run(std::vector<std::string> args) {
+    int run(const std::vector<std::string>& args) {
         ::testing::internal::CaptureStderr();
         const int rc = run_conform_command(args);
         err_ = ::testing::internal::GetCapturedStderr();
@@ -82,14 +82,16 @@ TEST_P(MalformedCorpus, IsReportedAsFileLineMessageWithExit2) {
 const malformed_case malformed_cases[] = {
     {"unknown_field", "id: cbor/y\ninput: 1\ncolour: red\n", 10, "unknown field 'colour'"},
     {"bad_hex", "id: cbor/y\ninput: 1\nlevel: exact\nexpect: 0g\nrule: r\nsource: s\n", 11, "not a hex digit"},
-    {"odd_hex", "id: cbor/y\ninput: 1\nlevel: exact\nexpect: 012\nrule: r\nsource: s\n", 11, "odd number of hex digits"},
+    {"odd_hex", "id: cbor/y\ninput: 1\nlevel: exact\nexpect: 012\nrule: r\nsource: s\n", 11,
+     "odd number of hex digits"},
     {"bad_input", "id: cbor/y\ninput: [1,\nlevel: exact\nexpect: 01\nrule: r\nsource: s\n", 9, "input:"},
     {"missing_expect", "id: cbor/y\ninput: 1\nlevel: exact\nrule: r\nsource: s\n", 8, "missing 'expect'"},
     {"duplicate_id", "id: cbor/x\ninput: 1\nlevel: exact\nexpect: 01\nrule: r\nsource: s\n", 8, "duplicate id"},
     {"no_colon", "id: cbor/y\ninput 1\n", 9, "expected 'field: value'"},
     {"wrong_prefix", "id: msgpack/y\n", 8, "starts with 'cbor/'"},
     {"unknown_level", "id: cbor/y\ninput: 1\nlevel: strict\n", 10, "unknown level"},
-    {"error_and_expect", "id: cbor/y\ninput: 1\nerror: type_error.316\nexpect: 01\nrule: r\nsource: s\n", 8, "takes no 'expect'"},
+    {"error_and_expect", "id: cbor/y\ninput: 1\nerror: type_error.316\nexpect: 01\nrule: r\nsource: s\n", 8,
+     "takes no 'expect'"},
     {"bad_error", "id: cbor/y\ninput: 1\nerror: nope\n", 10, "error is"},
     {"unclosed_group", "id: cbor/y\ninput: 1\nlevel: exact\nexpect: (00\nrule: r\nsource: s\n", 11, "without ')'"},
 };
@@ -130,8 +132,9 @@ TEST_F(Command, ExitStatusIs0WhenTheEncoderConformsAnd1WhenNot) {
 // ---- expected failures --------------------------------------------------------------------------
 
 TEST_F(Command, ExpectedFailuresAreReportedAndANowPassingEntryFailsTheRun) {
-    const std::vector<std::string> base = {"--format", "cbor", "--encoder", hostile_encoder + " float-width", "--filter",
-                                           "cbor/float/1.*", "--output", out_path(), "--report", "json"};
+    const std::vector<std::string> base = {
+        "--format", "cbor",     "--encoder", hostile_encoder + " float-width", "--filter", "cbor/float/1.*", "--output",
+        out_path(), "--report", "json"};
     // float-width writes 1.5, 1.1e.., 1.0 as binary64: 1.0 and 1.5 become pass-equivalent (not
     // exact), 1.1 and 1.0000000000000002 already are binary64 and pass.
     auto with = [&](const std::string& list) {
@@ -141,7 +144,8 @@ TEST_F(Command, ExpectedFailuresAreReportedAndANowPassingEntryFailsTheRun) {
         return a;
     };
     EXPECT_EQ(run(base), 1);
-    EXPECT_EQ(run(with("# floats come out as binary64\ncbor/float/1.0   # binary64\ncbor/float/1.5  # binary64\n")), 0) << err_;
+    EXPECT_EQ(run(with("# floats come out as binary64\ncbor/float/1.0   # binary64\ncbor/float/1.5  # binary64\n")), 0)
+        << err_;
     const auto report = nlohmann::json::parse(read(out_path()));
     EXPECT_EQ(report["expected_failures"], 2);
     EXPECT_EQ(report["unexpected_passes"], 0);
@@ -155,9 +159,10 @@ TEST_F(Command, ExpectedFailuresAreReportedAndANowPassingEntryFailsTheRun) {
 // ---- reports ------------------------------------------------------------------------------------
 
 TEST_F(Command, EveryReportFormatDescribesTheFailures) {
-    const std::vector<std::string> base = {"--format", "cbor", "--encoder", hostile_encoder + " flip",
-                                           "--filter", "cbor/string/IETF", "--filter", "cbor/int/1000", "--filter",
-                                           "cbor/refuse/discarded", "--output", out_path(), "--report"};
+    const std::vector<std::string> base = {
+        "--format", "cbor",          "--encoder", hostile_encoder + " flip", "--filter", "cbor/string/IETF",
+        "--filter", "cbor/int/1000", "--filter",  "cbor/refuse/discarded",   "--output", out_path(),
+        "--report"};
     auto report = [&](const char* kind) {
         std::vector<std::string> a = base;
         a.push_back(kind);
@@ -178,7 +183,9 @@ TEST_F(Command, EveryReportFormatDescribesTheFailures) {
     EXPECT_EQ(json["vectors"][1]["first_difference"], 2);  // 6449455446 likewise
 
     const std::string junit = report("junit");
-    EXPECT_NE(junit.find("<testsuite name=\"sinkcheck-conform.cbor.exact\" tests=\"3\" failures=\"2\""), std::string::npos) << junit;
+    EXPECT_NE(junit.find("<testsuite name=\"sinkcheck-conform.cbor.exact\" tests=\"3\" failures=\"2\""),
+              std::string::npos)
+        << junit;
     EXPECT_NE(junit.find("<failure type=\"fail\""), std::string::npos);
 
     const std::string tap = report("tap");
@@ -201,7 +208,8 @@ TEST_F(Command, EveryReportFormatDescribesTheFailures) {
 TEST_F(Command, LinkedNlohmannFailsExactlyTheRecordedDivergences) {
     // 3.11.2 is the oracle: every vector it does not pass must record a divergence from it.
     for (const char* f : {"cbor", "msgpack", "ubjson", "bjdata", "bson"}) {
-        ASSERT_EQ(run({"--format", f, "--encoder", "linked:nlohmann", "--report", "json", "--output", out_path()}), 1) << f;
+        ASSERT_EQ(run({"--format", f, "--encoder", "linked:nlohmann", "--report", "json", "--output", out_path()}), 1)
+            << f;
         const auto report = nlohmann::json::parse(read(out_path()));
         std::set<std::string> failing;
         for (const auto& v : report["vectors"]) {
@@ -219,7 +227,8 @@ TEST_F(Command, LinkedNlohmannFailsExactlyTheRecordedDivergences) {
 
 TEST_F(Command, LinkedReferenceConformsInEveryFormat) {
     for (const char* f : {"cbor", "msgpack", "ubjson", "bjdata", "bson", "bon8"}) {
-        EXPECT_EQ(run({"--format", f, "--encoder", "linked:reference", "--output", out_path()}), 0) << f << ": " << err_;
+        EXPECT_EQ(run({"--format", f, "--encoder", "linked:reference", "--output", out_path()}), 0)
+            << f << ": " << err_;
     }
 }
 
@@ -228,7 +237,8 @@ TEST_F(Command, LinkedThirdPartyEncodersAreGradedNotCrashed) {
     auto report = nlohmann::json::parse(read(out_path()));
     EXPECT_GT(report["counts"]["pass"].get<int>(), 150);
     EXPECT_GT(report["differences"]["float width"].get<int>(), 10);
-    EXPECT_EQ(run({"--format", "msgpack", "--encoder", "linked:msgpack-cxx", "--report", "json", "--output", out_path()}), 1);
+    EXPECT_EQ(
+        run({"--format", "msgpack", "--encoder", "linked:msgpack-cxx", "--report", "json", "--output", out_path()}), 1);
     report = nlohmann::json::parse(read(out_path()));
     EXPECT_GT(report["differences"]["integer packing of whole doubles"].get<int>(), 10);
 }
@@ -251,7 +261,9 @@ TEST_F(Command, PythonBatchEncoderDoesAThousandVectorsASecond) {
     const run_summary s = run_conformance(o, *factory);
     const double rate = static_cast<double>(s.results.size()) / s.encode_seconds;
     EXPECT_GE(rate, 1000.0) << s.results.size() << " vectors in " << s.encode_seconds << " s";
-    EXPECT_EQ(s.counts[static_cast<std::size_t>(result::crash)] + s.counts[static_cast<std::size_t>(result::harness_error)], 0u);
+    EXPECT_EQ(
+        s.counts[static_cast<std::size_t>(result::crash)] + s.counts[static_cast<std::size_t>(result::harness_error)],
+        0u);
 }
 
 TEST_F(Command, CanonicalCborVectorsAreWhatCbor2sDeterministicEncoderWrites) {
@@ -259,8 +271,8 @@ TEST_F(Command, CanonicalCborVectorsAreWhatCbor2sDeterministicEncoderWrites) {
     // examples; cbor2's pure-Python encoder (canonical=True) is an independent implementation
     // of the same rules, so it must write every one of them byte for byte.
     const std::string encoder = "/usr/bin/python3 " + python_dir + "/cbor2_encoder.py --canonical-pure";
-    EXPECT_EQ(run({"--format", "cbor", "--level", "canonical", "--mode", "batch", "--encoder", encoder, "--output", out_path(),
-                   "--report", "json"}),
+    EXPECT_EQ(run({"--format", "cbor", "--level", "canonical", "--mode", "batch", "--encoder", encoder, "--output",
+                   out_path(), "--report", "json"}),
               0);
     const auto report = nlohmann::json::parse(read(out_path()));
     std::set<std::string> not_passing;
@@ -270,7 +282,8 @@ TEST_F(Command, CanonicalCborVectorsAreWhatCbor2sDeterministicEncoderWrites) {
         }
     }
     // Python has no discarded value.
-    const std::set<std::string> expected = {"cbor/refuse/discarded unsupported", "cbor/refuse/discarded-in-array unsupported",
+    const std::set<std::string> expected = {"cbor/refuse/discarded unsupported",
+                                            "cbor/refuse/discarded-in-array unsupported",
                                             "cbor/refuse/discarded-in-map unsupported"};
     EXPECT_EQ(not_passing, expected);
     EXPECT_GT(report["counts"]["pass"].get<int>(), 250);
@@ -291,8 +304,8 @@ TEST_F(Command, PythonEncodersGiveTheSameVerdictsInBothModes) {
         const run_summary b = run_conformance(o, *make_process_factory(command, o.mode, o.limits));
         ASSERT_EQ(a.results.size(), b.results.size());
         for (std::size_t i = 0; i < a.results.size(); ++i) {
-            EXPECT_EQ(a.results[i].verdict, b.results[i].verdict) << a.results[i].vector->id << ": " << a.results[i].detail
-                                                                  << " / " << b.results[i].detail;
+            EXPECT_EQ(a.results[i].verdict, b.results[i].verdict)
+                << a.results[i].vector->id << ": " << a.results[i].detail << " / " << b.results[i].detail;
         }
         EXPECT_EQ(a.counts[static_cast<std::size_t>(result::harness_error)], 0u);
     }

@@ -46,18 +46,22 @@ void check_format(format f) {
         if (v.negative()) {
             try {
                 const auto out = encode_to_vector(f, value, o);
-                ADD_FAILURE() << where(v) << ": the reference wrote " << to_hex(out) << " instead of refusing with " << v.error;
+                ADD_FAILURE() << where(v) << ": the reference wrote " << to_hex(out) << " instead of refusing with "
+                              << v.error;
             } catch (const encode_error& e) {
-                EXPECT_EQ(std::string(e.category()) + "." + std::to_string(e.id()), v.error) << where(v) << ": " << e.what();
+                EXPECT_EQ(std::string(e.category()) + "." + std::to_string(e.id()), v.error)
+                    << where(v) << ": " << e.what();
             } catch (const std::invalid_argument& e) {
                 EXPECT_EQ(v.error, "invalid_argument") << where(v) << ": " << e.what();
             }
             if (oracle_has(f) && v.divergence.empty()) {
                 try {
                     const auto out = oracle_encode(f, value, o);
-                    ADD_FAILURE() << where(v) << ": nlohmann 3.11.2 wrote " << to_hex(out) << "; the vector claims it refuses";
+                    ADD_FAILURE() << where(v) << ": nlohmann 3.11.2 wrote " << to_hex(out)
+                                  << "; the vector claims it refuses";
                 } catch (const json::exception& e) {
-                    EXPECT_NE(std::string(e.what()).find(v.error), std::string::npos) << where(v) << ": nlohmann says " << e.what();
+                    EXPECT_NE(std::string(e.what()).find(v.error), std::string::npos)
+                        << where(v) << ": nlohmann says " << e.what();
                 }
             }
             if (!v.divergence.empty() && f != format::bon8) {
@@ -71,7 +75,8 @@ void check_format(format f) {
         std::string message;
         EXPECT_TRUE(decodes(f, v.expect, message)) << where(v) << ": expected bytes do not decode: " << message;
         for (const auto& alt : v.alternatives) {
-            EXPECT_TRUE(decodes(f, alt, message)) << where(v) << ": alternative " << to_hex(alt) << " does not decode: " << message;
+            EXPECT_TRUE(decodes(f, alt, message))
+                << where(v) << ": alternative " << to_hex(alt) << " does not decode: " << message;
         }
         const bool exact = (v.levels & (level_exact | level_equivalent)) != 0;
         if (!exact) {
@@ -91,7 +96,8 @@ void check_format(format f) {
             }
         }
         try {
-            EXPECT_EQ(to_hex(encode_to_vector(f, value, o)), to_hex(v.expect)) << where(v) << ": the reference disagrees";
+            EXPECT_EQ(to_hex(encode_to_vector(f, value, o)), to_hex(v.expect))
+                << where(v) << ": the reference disagrees";
         } catch (const std::exception& e) {
             ADD_FAILURE() << where(v) << ": the reference refused: " << e.what();
         }

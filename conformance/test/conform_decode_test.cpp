@@ -66,7 +66,9 @@ TEST(ConformDecode, SurvivesMutatedCorpusBytes) {
                 case 1: b[at] = static_cast<std::uint8_t>(rng()); break;
                 case 2: b.resize(at); break;
                 default:
-                    for (int i = 0; i < 6; ++i) b.insert(b.begin() + static_cast<std::ptrdiff_t>(rng() % (b.size() + 1)), static_cast<std::uint8_t>(rng()));
+                    for (int i = 0; i < 6; ++i)
+                        b.insert(b.begin() + static_cast<std::ptrdiff_t>(rng() % (b.size() + 1)),
+                                 static_cast<std::uint8_t>(rng()));
             }
             ++tried;
             const decoded d = decode_annotated(v.fmt, b);

@@ -89,8 +89,7 @@ int main(int argc, char** argv) {
     if (kind == "stderr-only") {
         // Reads its input, says something on stderr, exits 0 with nothing on stdout.
         char buf[4096];
-        while (::read(0, buf, sizeof buf) > 0) {
-        }
+        while (::read(0, buf, sizeof buf) > 0) {}
         std::fputs("all went well, I promise\n", stderr);
         return 0;
     }

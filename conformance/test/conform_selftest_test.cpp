@@ -56,8 +56,8 @@ TEST_P(ReferencePasses, EveryVectorAtTheExactLevel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFormatsBothModes, ReferencePasses,
-                         ::testing::Combine(::testing::Values(format::cbor, format::msgpack, format::ubjson, format::bjdata,
-                                                              format::bson, format::bon8),
+                         ::testing::Combine(::testing::Values(format::cbor, format::msgpack, format::ubjson,
+                                                              format::bjdata, format::bson, format::bon8),
                                             ::testing::Values(process_mode::per_vector, process_mode::batch)),
                          [](const auto& param_info) {
                              return std::string(format_name(std::get<0>(param_info.param))) +
@@ -67,8 +67,8 @@ INSTANTIATE_TEST_SUITE_P(AllFormatsBothModes, ReferencePasses,
 /// A small slice of the CBOR corpus: floats, a string and an array, and two refusals.
 conform_options slice(process_mode mode) {
     conform_options o = options(format::cbor, mode);
-    o.filters = {"cbor/float/1.5", "cbor/float/0.1", "cbor/string/IETF", "cbor/array/1-2-3", "cbor/refuse/discarded",
-                 "cbor/refuse/invalid-utf8-string"};
+    o.filters = {"cbor/float/1.5",   "cbor/float/0.1",        "cbor/string/IETF",
+                 "cbor/array/1-2-3", "cbor/refuse/discarded", "cbor/refuse/invalid-utf8-string"};
     return o;
 }
 
@@ -91,7 +91,8 @@ TEST_P(Sabotage, IsClassifiedByWhatItDid) {
     ASSERT_EQ(s.results.size(), 6u);
     for (result r : all_results) {
         const auto it = c.expect.find(r);
-        EXPECT_EQ(count(s, r), it == c.expect.end() ? 0u : it->second) << c.kind << ": " << result_name(r) << "\n" << failures_of(s);
+        EXPECT_EQ(count(s, r), it == c.expect.end() ? 0u : it->second) << c.kind << ": " << result_name(r) << "\n"
+                                                                       << failures_of(s);
     }
     // Declaring everything unsupported fails nothing, but shows nothing either.
     EXPECT_FALSE(s.conforms()) << c.kind;
@@ -125,7 +126,8 @@ INSTANTIATE_TEST_SUITE_P(BothModes, Sabotage,
                              for (char& ch : name) {
                                  if (ch == '-') ch = '_';
                              }
-                             return name + (std::get<1>(param_info.param) == process_mode::batch ? "_batch" : "_per_vector");
+                             return name +
+                                    (std::get<1>(param_info.param) == process_mode::batch ? "_batch" : "_per_vector");
                          });
 
 TEST(SabotagePerVector, StderrOnlyWithExitZeroIsAFailureShowingTheStderr) {

@@ -83,9 +83,8 @@ outcome capture(F&& encode) {
         const std::size_t from = w.find("exception.");
         const std::size_t to = w.find(']');
         out.failed = true;
-        out.error = from != std::string::npos && to != std::string::npos
-                        ? w.substr(from + 10, to - from - 10)
-                        : "nlohmann." + std::to_string(e.id);
+        out.error = from != std::string::npos && to != std::string::npos ? w.substr(from + 10, to - from - 10)
+                                                                         : "nlohmann." + std::to_string(e.id);
         out.what = w;
     }
     return out;
@@ -179,31 +178,31 @@ private:
     }
 
     void compare_sinks(const outcome& ours) {
-        for_each_sink_run(encoder(*value_, options_), options_.bson_patch_lengths, window_pick_,
-                          [&](const sink_result& run) {
-            outcome theirs;
-            theirs.bytes = run.bytes;
-            theirs.failed = run.failed;
-            theirs.error = run.error;
-            theirs.what = run.what;
-            if (run.unexpected) {
-                report_error_only(mismatch::unexpected_error, run.site, run.label, run.what);
-            }
-            if (run.failed != ours.failed || run.error != ours.error) {
-                report(mismatch::sink_error, run.site, "memory_writer", ours, run.label, theirs);
-            }
-            if (run.size_only ? run.size != ours.bytes.size() : run.bytes != ours.bytes) {
-                if (run.size_only) {
-                    report_error_only(mismatch::sink_bytes, run.site, run.label,
-                                      "counted " + std::to_string(run.size) + " bytes, reference wrote " +
-                                          std::to_string(ours.bytes.size()));
+        for_each_sink_run(
+            encoder(*value_, options_), options_.bson_patch_lengths, window_pick_, [&](const sink_result& run) {
+                outcome theirs;
+                theirs.bytes = run.bytes;
+                theirs.failed = run.failed;
+                theirs.error = run.error;
+                theirs.what = run.what;
+                if (run.unexpected) {
+                    report_error_only(mismatch::unexpected_error, run.site, run.label, run.what);
                 }
-                report(mismatch::sink_bytes, run.site, "memory_writer", ours, run.label, theirs);
-            }
-            if (!run.problem.empty()) {
-                report_error_only(run.problem_kind, run.site, run.label, run.problem);
-            }
-        });
+                if (run.failed != ours.failed || run.error != ours.error) {
+                    report(mismatch::sink_error, run.site, "memory_writer", ours, run.label, theirs);
+                }
+                if (run.size_only ? run.size != ours.bytes.size() : run.bytes != ours.bytes) {
+                    if (run.size_only) {
+                        report_error_only(mismatch::sink_bytes, run.site, run.label,
+                                          "counted " + std::to_string(run.size) + " bytes, reference wrote " +
+                                              std::to_string(ours.bytes.size()));
+                    }
+                    report(mismatch::sink_bytes, run.site, "memory_writer", ours, run.label, theirs);
+                }
+                if (!run.problem.empty()) {
+                    report_error_only(run.problem_kind, run.site, run.label, run.problem);
+                }
+            });
     }
 
     void check_round_trip(const outcome& ours) {
@@ -262,8 +261,8 @@ private:
         return pointer;
     }
 
-    [[noreturn]] void report(mismatch kind, std::size_t site, std::string_view name_a,
-                             const outcome& a, std::string_view name_b, const outcome& b) const {
+    [[noreturn]] void report(mismatch kind, std::size_t site, std::string_view name_a, const outcome& a,
+                             std::string_view name_b, const outcome& b) const {
         print_finding_header(kind, format_name(fmt), name_a, name_b);
         if (a.failed || b.failed) {
             print_note(name_a, a.describe());
@@ -271,8 +270,7 @@ private:
         }
         if (!a.failed || !b.failed) {
             print_byte_difference(name_a, a.bytes, name_b, b.bytes);
-            print_note("JSON pointer being written there",
-                       pointer_at(first_difference(a.bytes, b.bytes)));
+            print_note("JSON pointer being written there", pointer_at(first_difference(a.bytes, b.bytes)));
         }
         print_context();
         crash<T>(kind, site);

@@ -40,9 +40,8 @@ inline constexpr std::size_t mismatch_kinds = 13;
 
 inline const char* mismatch_name(mismatch m) noexcept {
     static constexpr const char* names[mismatch_kinds] = {
-        "sink-bytes", "sink-error", "oracle-bytes", "oracle-error", "error-id",
-        "round-trip", "capacity-trace", "zero-fill", "model", "prefix", "leak",
-        "unexpected-error", "decoder"};
+        "sink-bytes", "sink-error", "oracle-bytes", "oracle-error", "error-id",         "round-trip", "capacity-trace",
+        "zero-fill",  "model",      "prefix",       "leak",         "unexpected-error", "decoder"};
     const auto i = static_cast<std::size_t>(m);
     return i < mismatch_kinds ? names[i] : "?";
 }
@@ -77,16 +76,14 @@ constexpr auto crash_table(std::index_sequence<I...>) {
 /// Stops the process at the crash site of (T, kind, site).
 template <target T>
 [[noreturn]] void crash(mismatch kind, std::size_t site) {
-    static constexpr auto table =
-        detail::crash_table<T>(std::make_index_sequence<mismatch_kinds * crash_sites>{});
+    static constexpr auto table = detail::crash_table<T>(std::make_index_sequence<mismatch_kinds * crash_sites>{});
     const std::size_t k = std::min(static_cast<std::size_t>(kind), mismatch_kinds - 1);
     table[k * crash_sites + std::min(site, crash_sites - 1)]();
     __builtin_trap();  // not reached: every site traps
 }
 
 /// Index of the first byte where a and b differ (the shorter length if one is a prefix).
-inline std::size_t first_difference(const std::vector<std::uint8_t>& a,
-                                    const std::vector<std::uint8_t>& b) noexcept {
+inline std::size_t first_difference(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) noexcept {
     const std::size_t n = std::min(a.size(), b.size());
     std::size_t i = 0;
     while (i < n && a[i] == b[i]) {
@@ -121,18 +118,16 @@ inline std::string hex_window(const std::vector<std::uint8_t>& bytes, std::size_
 /// The header line every finding starts with; the campaign script greps for "MISMATCH".
 inline void print_finding_header(mismatch kind, std::string_view what, std::string_view side_a,
                                  std::string_view side_b) {
-    std::fprintf(stderr, "\n==sinkcheck== MISMATCH %s in %.*s: %.*s vs %.*s\n",
-                 mismatch_name(kind), static_cast<int>(what.size()), what.data(),
-                 static_cast<int>(side_a.size()), side_a.data(),
+    std::fprintf(stderr, "\n==sinkcheck== MISMATCH %s in %.*s: %.*s vs %.*s\n", mismatch_name(kind),
+                 static_cast<int>(what.size()), what.data(), static_cast<int>(side_a.size()), side_a.data(),
                  static_cast<int>(side_b.size()), side_b.data());
 }
 
 /// Prints where two outputs first differ, with a hex window of each side.
-inline void print_byte_difference(std::string_view name_a, const std::vector<std::uint8_t>& a,
-                                  std::string_view name_b, const std::vector<std::uint8_t>& b) {
+inline void print_byte_difference(std::string_view name_a, const std::vector<std::uint8_t>& a, std::string_view name_b,
+                                  const std::vector<std::uint8_t>& b) {
     const std::size_t at = first_difference(a, b);
-    std::fprintf(stderr, "  first difference at byte %zu (lengths %zu and %zu)\n", at, a.size(),
-                 b.size());
+    std::fprintf(stderr, "  first difference at byte %zu (lengths %zu and %zu)\n", at, a.size(), b.size());
     const int width = static_cast<int>(std::max(name_a.size(), name_b.size()));
     std::fprintf(stderr, "  %-*.*s %s\n", width, static_cast<int>(name_a.size()), name_a.data(),
                  hex_window(a, at).c_str());
@@ -141,8 +136,8 @@ inline void print_byte_difference(std::string_view name_a, const std::vector<std
 }
 
 inline void print_note(std::string_view label, std::string_view text) {
-    std::fprintf(stderr, "  %.*s: %.*s\n", static_cast<int>(label.size()), label.data(),
-                 static_cast<int>(text.size()), text.data());
+    std::fprintf(stderr, "  %.*s: %.*s\n", static_cast<int>(label.size()), label.data(), static_cast<int>(text.size()),
+                 text.data());
 }
 
 }  // namespace sinkcheck::fuzz

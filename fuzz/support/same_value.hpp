@@ -43,8 +43,8 @@ bool same_number(const Json& a, const Json& b) {
 
 template <class Json>
 bool is_ndarray(const Json& j) {
-    return j.is_object() && j.size() == 3 && j.contains("_ArrayType_") &&
-           j.contains("_ArraySize_") && j.contains("_ArrayData_") && j["_ArrayType_"].is_string();
+    return j.is_object() && j.size() == 3 && j.contains("_ArrayType_") && j.contains("_ArraySize_") &&
+           j.contains("_ArrayData_") && j["_ArrayType_"].is_string();
 }
 
 /// The shapes nlohmann 3.11.2's from_bjdata returns as a plain array, not an annotated object.

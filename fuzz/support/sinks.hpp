@@ -22,9 +22,7 @@
 #include "sinkcheck/sink/seekable_memory_writer.hpp"
 #include "support/report.hpp"
 
-#if SINKCHECK_FUZZ_BROKEN_SINK
 #include "support/broken_sink.hpp"
-#endif
 
 namespace sinkcheck::fuzz {
 
@@ -100,9 +98,24 @@ struct sink_result {
 /// run cheap; across runs every size comes up, and the capacity check below compares the
 /// windowed sinks with the unwindowed legacy one on every value.
 inline std::size_t window_for(std::size_t pick) {
-    static constexpr std::size_t table[] = {1,  1,   2,    3,    7,              16,
-                                            63, 64,  65,   100,  4096,           default_window,
-                                            1,  64,  65535, 65537, unlimited_window, default_window};
+    static constexpr std::size_t table[] = {1,
+                                            1,
+                                            2,
+                                            3,
+                                            7,
+                                            16,
+                                            63,
+                                            64,
+                                            65,
+                                            100,
+                                            4096,
+                                            default_window,
+                                            1,
+                                            64,
+                                            65535,
+                                            65537,
+                                            unlimited_window,
+                                            default_window};
     return table[pick % (sizeof table / sizeof table[0])];
 }
 
@@ -110,7 +123,6 @@ inline std::string window_label(std::size_t w) {
     return w == unlimited_window ? std::string("unlimited") : std::to_string(w);
 }
 
-#if SINKCHECK_FUZZ_BROKEN_SINK
 /// The deliberately broken sink's run, shaped like a catalogue sink's (broken_sink.hpp).
 template <class Write>
 sink_result run_broken_sink(Write& write, std::size_t site) {
@@ -129,8 +141,6 @@ sink_result run_broken_sink(Write& write, std::size_t site) {
     }
     return r;
 }
-
-#endif
 
 /// Runs write(sink) — an encoding — through every sink (the windowed ones at the window the
 /// input picks) and hands each result to `visit`. patch: BSON lengths are patched (seek needed).
@@ -161,8 +171,8 @@ void for_each_sink_run(Write&& write, bool patch, std::size_t window_pick, Visit
         if (patch && info.name != "seekable_memory") {
             continue;
         }
-        const bool growth_rule = info.name == "vector" || info.name == "legacy_vector" ||
-                                 info.name == "memory" || info.name == "seekable_memory";
+        const bool growth_rule = info.name == "vector" || info.name == "legacy_vector" || info.name == "memory" ||
+                                 info.name == "seekable_memory";
         const std::size_t window = info.windowed ? window_for(window_pick) : default_window;
         {
             sink_result r;
@@ -188,12 +198,11 @@ void for_each_sink_run(Write&& write, bool patch, std::size_t window_pick, Visit
                 if (!run.leaks.empty()) {
                     r.problem_kind = mismatch::leak;
                     r.problem = run.leaks;
-                } else if (info.windowed && run.max_zero_fill > window &&
-                           run.max_zero_fill > longest_write()) {
+                } else if (info.windowed && run.max_zero_fill > window && run.max_zero_fill > longest_write()) {
                     r.problem_kind = mismatch::zero_fill;
                     r.problem = "zero-filled " + std::to_string(run.max_zero_fill) +
-                                " bytes ahead of the cursor; window " + window_label(window) +
-                                ", longest write " + std::to_string(longest_write());
+                                " bytes ahead of the cursor; window " + window_label(window) + ", longest write " +
+                                std::to_string(longest_write());
                 } else if (growth_rule) {
                     if (rule_owner.empty()) {
                         rule_capacities = run.capacities;
@@ -209,11 +218,9 @@ void for_each_sink_run(Write&& write, bool patch, std::size_t window_pick, Visit
             visit(r);
         }
     }
-#if SINKCHECK_FUZZ_BROKEN_SINK
-    if (!patch) {  // it cannot seek
+    if (!patch && broken_sink_enabled()) {  // it cannot seek
         visit(run_broken_sink(write, sinks.size() + 1));
     }
-#endif
 }
 
 }  // namespace sinkcheck::fuzz

@@ -32,15 +32,62 @@ struct build_limits {
     std::size_t max_depth = 20000;
 };
 
-inline constexpr std::uint64_t unsigned_edges[] = {
-    0, 1, 23, 24, 31, 32, 39, 40, 127, 128, 255, 256, 3879, 3880, 32767, 32768, 65535, 65536,
-    528167, 528168, 67637031, 67637032, 2147483647ULL, 2147483648ULL, 4294967295ULL,
-    4294967296ULL, 9223372036854775807ULL, 9223372036854775808ULL, 18446744073709551615ULL};
+inline constexpr std::uint64_t unsigned_edges[] = {0,
+                                                   1,
+                                                   23,
+                                                   24,
+                                                   31,
+                                                   32,
+                                                   39,
+                                                   40,
+                                                   127,
+                                                   128,
+                                                   255,
+                                                   256,
+                                                   3879,
+                                                   3880,
+                                                   32767,
+                                                   32768,
+                                                   65535,
+                                                   65536,
+                                                   528167,
+                                                   528168,
+                                                   67637031,
+                                                   67637032,
+                                                   2147483647ULL,
+                                                   2147483648ULL,
+                                                   4294967295ULL,
+                                                   4294967296ULL,
+                                                   9223372036854775807ULL,
+                                                   9223372036854775808ULL,
+                                                   18446744073709551615ULL};
 
-inline constexpr std::int64_t signed_edges[] = {
-    -1, -10, -11, -24, -25, -32, -33, -128, -129, -256, -257, -1930, -1931, -32768, -32769,
-    -65536, -65537, -264074, -264075, -33818506, -33818507, -2147483648LL, -2147483649LL,
-    -4294967296LL, -4294967297LL, std::numeric_limits<std::int64_t>::min()};
+inline constexpr std::int64_t signed_edges[] = {-1,
+                                                -10,
+                                                -11,
+                                                -24,
+                                                -25,
+                                                -32,
+                                                -33,
+                                                -128,
+                                                -129,
+                                                -256,
+                                                -257,
+                                                -1930,
+                                                -1931,
+                                                -32768,
+                                                -32769,
+                                                -65536,
+                                                -65537,
+                                                -264074,
+                                                -264075,
+                                                -33818506,
+                                                -33818507,
+                                                -2147483648LL,
+                                                -2147483649LL,
+                                                -4294967296LL,
+                                                -4294967297LL,
+                                                std::numeric_limits<std::int64_t>::min()};
 
 /// Bit patterns, so NaN payloads and signs survive exactly.
 inline constexpr std::uint64_t double_edges[] = {
@@ -67,16 +114,14 @@ inline constexpr std::uint64_t double_edges[] = {
     0x3FF0000000000001ULL,  // 1.0000000000000002
 };
 
-inline constexpr std::size_t length_edges[] = {0, 1, 4, 5, 15, 16, 23, 24, 31, 32, 127,
-                                               128, 255, 256, 32767, 32768, 65535, 65536};
+inline constexpr std::size_t length_edges[] = {0,  1,   4,   5,   15,  16,    23,    24,    31,
+                                               32, 127, 128, 255, 256, 32767, 32768, 65535, 65536};
 
-inline constexpr std::uint64_t subtype_edges[] = {0,   1,     23,    24,          127, 128,
-                                                  255, 256,   65535, 65536,       4294967295ULL,
-                                                  4294967296ULL, 18446744073709551615ULL};
+inline constexpr std::uint64_t subtype_edges[] = {
+    0, 1, 23, 24, 127, 128, 255, 256, 65535, 65536, 4294967295ULL, 4294967296ULL, 18446744073709551615ULL};
 
-inline constexpr const char* ndarray_types[] = {"uint8",  "int8",   "uint16", "int16",
-                                                "uint32", "int32",  "uint64", "int64",
-                                                "single", "double", "char",   "bool"};
+inline constexpr const char* ndarray_types[] = {"uint8",  "int8",  "uint16", "int16",  "uint32", "int32",
+                                                "uint64", "int64", "single", "double", "char",   "bool"};
 
 /// Encoder options chosen by the input (one byte).
 inline encode_options options_from_bits(std::uint8_t bits) {
@@ -238,8 +283,7 @@ private:
         std::uint64_t v = pick(unsigned_edges);
         v += static_cast<std::uint64_t>(in_.ConsumeIntegralInRange<int>(-1, 1));
         // non-negative values come as either number kind; both must encode alike
-        if (v <= static_cast<std::uint64_t>((std::numeric_limits<std::int64_t>::max)()) &&
-            in_.ConsumeBool()) {
+        if (v <= static_cast<std::uint64_t>((std::numeric_limits<std::int64_t>::max)()) && in_.ConsumeBool()) {
             return Json(static_cast<std::int64_t>(v));
         }
         return Json(v);
@@ -291,7 +335,6 @@ private:
         }
     }
 
-
     /// A string exactly at a length-class edge (one byte either side too).
     std::string filler_string() {
         std::size_t n = length_edge();
@@ -332,8 +375,7 @@ private:
         switch (in_.ConsumeIntegralInRange<int>(0, 2)) {
             case 0: return Json::binary(std::move(bytes));
             case 1: return Json::binary(std::move(bytes), pick(subtype_edges));
-            default:
-                return Json::binary(std::move(bytes), in_.ConsumeIntegral<std::uint8_t>());
+            default: return Json::binary(std::move(bytes), in_.ConsumeIntegral<std::uint8_t>());
         }
     }
 
@@ -346,9 +388,10 @@ private:
         // scalars only: numbers, short strings, binary
         const std::uint8_t element_op = static_cast<std::uint8_t>(in_.ConsumeIntegralInRange<int>(0, 16));
         Json element = scalar_or_container(element_op);
-        const std::size_t element_bytes =
-            element.is_string() ? element.template get_ref<const typename Json::string_t&>().size()
-            : element.is_binary() ? element.get_binary().size() : 0;
+        const std::size_t element_bytes = element.is_string()
+                                              ? element.template get_ref<const typename Json::string_t&>().size()
+                                          : element.is_binary() ? element.get_binary().size()
+                                                                : 0;
         if (element_bytes > 0 && (n * element_bytes > limits_.max_bytes || !take_bytes(n * element_bytes))) {
             n = 1;
         }

@@ -1,4 +1,4 @@
-# The teeth test: a target built with -DSINKCHECK_FUZZ_BROKEN_SINK=1 (one sink loses the last byte
+# The teeth test: a target run with SINKCHECK_FUZZ_BROKEN_SINK=1 (one sink loses the last byte
 # of a write that ends on a 64-byte edge) must report it, starting from an empty corpus, within
 # a bounded run. Passes when the run stops with a sink-bytes mismatch naming the broken sink.
 # -DFUZZER=binary -DRUNS=n -DWORK=scratch dir

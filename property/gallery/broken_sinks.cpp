@@ -48,31 +48,48 @@ struct seekable_mutant : owning {
     static void capture(sink_type& sink, target& t) { t.bytes.assign(sink.bytes().begin(), sink.bytes().end()); }
 };
 
-template <> const char* const vector_mutant<container_bug::none>::name = "vector (control)";
-template <> const char* const vector_mutant<container_bug::no_trim_when_unwinding>::name = "vector/no-trim-when-unwinding";
-template <> const char* const vector_mutant<container_bug::trim_to_capacity>::name = "vector/trim-to-capacity";
-template <> const char* const vector_mutant<container_bug::duplicate_at_window_edge>::name = "vector/duplicate-at-window-edge";
-template <> const char* const vector_mutant<container_bug::stops_doubling>::name = "vector/stops-doubling";
-template <> const char* const vector_mutant<container_bug::window_ignored>::name = "vector/window-ignored";
-template <> const char* const vector_mutant<container_bug::reports_resized_size>::name = "legacy_vector/reports-resized-size";
-template <> const char* const string_mutant<container_bug::none>::name = "string (control)";
-template <> const char* const string_mutant<container_bug::doubles_out_of_short_buffer>::name = "string/doubles-out-of-short-buffer";
-template <> const char* const chunked_mutant<chunk_bug::none>::name = "chunked (control)";
-template <> const char* const chunked_mutant<chunk_bug::cap_ignored>::name = "chunked/cap-ignored";
-template <> const char* const chunked_mutant<chunk_bug::drops_partial_chunk>::name = "chunked/drops-partial-chunk";
-template <> const char* const seekable_mutant<seek_bug::library_growth>::name = "seekable_memory/library-growth";
-template <> const char* const seekable_mutant<seek_bug::none>::name = "seekable_memory (control)";
-template <> const char* const seekable_mutant<seek_bug::fast_path_forgets_seek>::name = "seekable_memory/fast-path-forgets-seek";
+template <>
+const char* const vector_mutant<container_bug::none>::name = "vector (control)";
+template <>
+const char* const vector_mutant<container_bug::no_trim_when_unwinding>::name = "vector/no-trim-when-unwinding";
+template <>
+const char* const vector_mutant<container_bug::trim_to_capacity>::name = "vector/trim-to-capacity";
+template <>
+const char* const vector_mutant<container_bug::duplicate_at_window_edge>::name = "vector/duplicate-at-window-edge";
+template <>
+const char* const vector_mutant<container_bug::stops_doubling>::name = "vector/stops-doubling";
+template <>
+const char* const vector_mutant<container_bug::window_ignored>::name = "vector/window-ignored";
+template <>
+const char* const vector_mutant<container_bug::reports_resized_size>::name = "legacy_vector/reports-resized-size";
+template <>
+const char* const string_mutant<container_bug::none>::name = "string (control)";
+template <>
+const char* const string_mutant<container_bug::doubles_out_of_short_buffer>::name =
+    "string/doubles-out-of-short-buffer";
+template <>
+const char* const chunked_mutant<chunk_bug::none>::name = "chunked (control)";
+template <>
+const char* const chunked_mutant<chunk_bug::cap_ignored>::name = "chunked/cap-ignored";
+template <>
+const char* const chunked_mutant<chunk_bug::drops_partial_chunk>::name = "chunked/drops-partial-chunk";
+template <>
+const char* const seekable_mutant<seek_bug::library_growth>::name = "seekable_memory/library-growth";
+template <>
+const char* const seekable_mutant<seek_bug::none>::name = "seekable_memory (control)";
+template <>
+const char* const seekable_mutant<seek_bug::fast_path_forgets_seek>::name = "seekable_memory/fast-path-forgets-seek";
 
 const std::vector<std::string> vector_properties = {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow",
                                                     "CapacityGrowthIgnoresWindow", "ZeroFillStaysWithinWindow"};
 const std::vector<std::string> string_properties = {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow",
-                                                    "ZeroFillStaysWithinWindow", "LeavesShortBufferWithExactAllocation"};
+                                                    "ZeroFillStaysWithinWindow",
+                                                    "LeavesShortBufferWithExactAllocation"};
 const std::vector<std::string> chunked_properties = {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow",
                                                      "ChunksDoubleUpToTheCap"};
-const std::vector<std::string> seekable_properties = {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow",
-                                                      "WithoutSeeksEqualsSeeklessWriter",
-                                                      "PatchedBsonLengthsEqualPrecomputed", "SeekProgramsMatchAByteArray"};
+const std::vector<std::string> seekable_properties = {
+    "AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow", "WithoutSeeksEqualsSeeklessWriter",
+    "PatchedBsonLengthsEqualPrecomputed", "SeekProgramsMatchAByteArray"};
 
 gallery_entry make(sut_entry sut, std::string seed, std::string regression, const std::vector<std::string>& properties,
                    bool control = false) {
@@ -89,8 +106,8 @@ const std::vector<gallery_entry>& all_broken_sinks() {
              "the destructor trims to the capacity instead of the position", vector_properties),
         make(entry<vector_mutant<container_bug::duplicate_at_window_edge>>(), "000",
              "a write split at the window edge restarts one byte early", vector_properties),
-        make(entry<vector_mutant<container_bug::stops_doubling>>(), "000",
-             "growth drops to 1.5x from 4 KiB on", vector_properties),
+        make(entry<vector_mutant<container_bug::stops_doubling>>(), "000", "growth drops to 1.5x from 4 KiB on",
+             vector_properties),
         make(entry<vector_mutant<container_bug::window_ignored>>(), "000",
              "the whole new capacity is zero-filled whatever the window", vector_properties),
         make(entry<vector_mutant<container_bug::reports_resized_size>>(), "000",

@@ -57,7 +57,11 @@ public:
         : c_(&c), base_(c.size()), pos_(c.size()), window_(window), bug_(bug), observer_(observer) {}
 
     broken_container_sink(broken_container_sink&& other) noexcept
-        : c_(other.c_), base_(other.base_), pos_(other.pos_), window_(other.window_), bug_(other.bug_),
+        : c_(other.c_),
+          base_(other.base_),
+          pos_(other.pos_),
+          window_(other.window_),
+          bug_(other.bug_),
           observer_(other.observer_) {
         other.c_ = nullptr;
     }
@@ -178,7 +182,10 @@ public:
     broken_chunked_sink(std::size_t first, std::size_t cap, chunk_bug bug, const Alloc& alloc)
         : alloc_(alloc), next_(first), cap_(cap), bug_(bug) {}
     broken_chunked_sink(broken_chunked_sink&& other) noexcept
-        : alloc_(other.alloc_), chunks_(std::move(other.chunks_)), next_(other.next_), cap_(other.cap_),
+        : alloc_(other.alloc_),
+          chunks_(std::move(other.chunks_)),
+          next_(other.next_),
+          cap_(other.cap_),
           bug_(other.bug_) {
         other.chunks_.clear();
     }

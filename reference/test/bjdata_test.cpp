@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <iostream>
 #include <iterator>
-#include <random>
 #include <limits>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +31,8 @@ void expect_bjdata(const Json& j, std::string_view expected, const sinkcheck::en
 }
 
 template <class Json = json>
-void expect_each_option(const Json& j, std::string_view plain_hex, std::string_view sized_hex, std::string_view typed_hex) {
+void expect_each_option(const Json& j, std::string_view plain_hex, std::string_view sized_hex,
+                        std::string_view typed_hex) {
     sinkcheck::test::ubjson_family::expect_each_option(format::bjdata, j, plain_hex, sized_hex, typed_hex);
 }
 
@@ -46,29 +47,29 @@ const std::string type_key = "690b" + hex_of("_ArrayType_");
 // BJData Draft 2 "Numeric": i U I u l m L M, little-endian; 3.11.2 takes the first that fits
 TEST(Bjdata, WritesSmallestIntegerMarkerAtEveryLadderEdge) {
     expect_integer_vectors(format::bjdata, {
-        {0, "69 00"},
-        {127, "69 7f"},
-        {128, "55 80"},
-        {255, "55 ff"},
-        {256, "49 0001"},
-        {32767, "49 ff7f"},
-        {32768, "75 0080"},
-        {65535, "75 ffff"},
-        {65536, "6c 00000100"},
-        {2147483647, "6c ffffff7f"},
-        {2147483648, "6d 00000080"},
-        {4294967295, "6d ffffffff"},
-        {4294967296, "4c 0000000001000000"},
-        {std::numeric_limits<std::int64_t>::max(), "4c ffffffffffffff7f"},
-        {-1, "69 ff"},
-        {-128, "69 80"},
-        {-129, "49 7fff"},
-        {-32768, "49 0080"},
-        {-32769, "6c ff7fffff"},
-        {-2147483648, "6c 00000080"},
-        {-2147483649, "4c ffffff7fffffffff"},
-        {std::numeric_limits<std::int64_t>::min(), "4c 0000000000000080"},
-    });
+                                               {0, "69 00"},
+                                               {127, "69 7f"},
+                                               {128, "55 80"},
+                                               {255, "55 ff"},
+                                               {256, "49 0001"},
+                                               {32767, "49 ff7f"},
+                                               {32768, "75 0080"},
+                                               {65535, "75 ffff"},
+                                               {65536, "6c 00000100"},
+                                               {2147483647, "6c ffffff7f"},
+                                               {2147483648, "6d 00000080"},
+                                               {4294967295, "6d ffffffff"},
+                                               {4294967296, "4c 0000000001000000"},
+                                               {std::numeric_limits<std::int64_t>::max(), "4c ffffffffffffff7f"},
+                                               {-1, "69 ff"},
+                                               {-128, "69 80"},
+                                               {-129, "49 7fff"},
+                                               {-32768, "49 0080"},
+                                               {-32769, "6c ff7fffff"},
+                                               {-2147483648, "6c 00000080"},
+                                               {-2147483649, "4c ffffff7fffffffff"},
+                                               {std::numeric_limits<std::int64_t>::min(), "4c 0000000000000080"},
+                                           });
 }
 
 // M uint64 above INT64_MAX, where UBJSON needs H
@@ -100,10 +101,17 @@ TEST(Bjdata, WritesFloatsAsLittleEndianFloat64WithNonFiniteBits) {
 
 TEST(Bjdata, WritesStringLengthAtEachLadderEdge) {
     expect_string_heads(format::bjdata, {
-        {0, "53 69 00"},      {1, "53 69 01"},          {127, "53 69 7f"},    {128, "53 55 80"},
-        {255, "53 55 ff"},    {256, "53 49 0001"},      {32767, "53 49 ff7f"}, {32768, "53 75 0080"},
-        {65535, "53 75 ffff"}, {65536, "53 6c 00000100"},
-    });
+                                            {0, "53 69 00"},
+                                            {1, "53 69 01"},
+                                            {127, "53 69 7f"},
+                                            {128, "53 55 80"},
+                                            {255, "53 55 ff"},
+                                            {256, "53 49 0001"},
+                                            {32767, "53 49 ff7f"},
+                                            {32768, "53 75 0080"},
+                                            {65535, "53 75 ffff"},
+                                            {65536, "53 6c 00000100"},
+                                        });
     std::string euros;
     for (int i = 0; i < 11000; ++i) {
         euros += "\xe2\x82\xac";
@@ -123,7 +131,8 @@ TEST(Bjdata, WritesArraysWithEachOptionCombination) {
     expect_each_option(json::array({3000000000, 3000000001}), "5b 6d005ed0b2 6d015ed0b2 5d",
                        "5b 2369 02 6d005ed0b2 6d015ed0b2", "5b 246d 2369 02 005ed0b2 015ed0b2");
     expect_each_option(json::array({std::uint64_t{9223372036854775808ULL}, std::uint64_t{9223372036854775809ULL}}),
-                       "5b 4d0000000000000080 4d0100000000000080 5d", "5b 2369 02 4d0000000000000080 4d0100000000000080",
+                       "5b 4d0000000000000080 4d0100000000000080 5d",
+                       "5b 2369 02 4d0000000000000080 4d0100000000000080",
                        "5b 244d 2369 02 0000000000000080 0100000000000080");
     expect_each_option(json::array({1.5, 2.5}), "5b 44000000000000f83f 440000000000000440 5d",
                        "5b 2369 02 44000000000000f83f 440000000000000440",
@@ -165,8 +174,8 @@ TEST(Bjdata, RefusesTypeMarkersOutsideFixedSizeTypes) {
     expect_bjdata(json::parse("[[1],[2]]"), "5b 2369 02 5b 2469 2369 01 01 5b 2469 2369 01 02", typed);
     expect_bjdata(json::parse("[{},{}]"), "5b 2369 02 7b 2369 00 7b 2369 00", typed);
     expect_bjdata(json::parse(R"({"a":{}})"), "7b 2369 01 6901 61 7b 2369 00", typed);
-    expect_bjdata(json::array({json::binary({7}), json::binary({8})}), "5b 2369 02 5b 2455 2369 01 07 5b 2455 2369 01 08",
-                  typed);
+    expect_bjdata(json::array({json::binary({7}), json::binary({8})}),
+                  "5b 2369 02 5b 2455 2369 01 07 5b 2455 2369 01 08", typed);
 }
 
 TEST(Bjdata, WritesNoTypeWhenMarkersDiffer) {
@@ -199,7 +208,9 @@ TEST(Bjdata, WritesNdArrayOfEachElementTypeWithEachOptionCombination) {
         {"uint32", "6d", {1, 4294967295}, "01000000 ffffffff"},
         {"int32", "6c", {-2147483648, 2147483647}, "00000080 ffffff7f"},
         {"uint64", "4d", {1, std::numeric_limits<std::uint64_t>::max()}, "0100000000000000 ffffffffffffffff"},
-        {"int64", "4c", {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()},
+        {"int64",
+         "4c",
+         {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()},
          "0000000000000080 ffffffffffffff7f"},
         {"single", "64", {1.5, -0.0}, "0000c03f 00000080"},
         {"double", "44", {1.5, -0.0}, "000000000000f83f 0000000000000080"},
@@ -215,23 +226,24 @@ TEST(Bjdata, WritesNdArrayOfEachElementTypeWithEachOptionCombination) {
 // The element's number kind does not matter when the value fits (the union members alias in
 // 3.11.2); single rounds a double to binary32 like 3.11.2's cast
 TEST(Bjdata, WritesNdArrayElementsOfEitherSignednessAndRoundsSingles) {
-    expect_bjdata(ndarray("uint16", {2}, {json(std::int64_t{7}), json(std::uint64_t{8})}), "5b2475 23 5b69025d 0700 0800");
+    expect_bjdata(ndarray("uint16", {2}, {json(std::int64_t{7}), json(std::uint64_t{8})}),
+                  "5b2475 23 5b69025d 0700 0800");
     expect_bjdata(ndarray("int8", {2}, {json(std::uint64_t{5}), json(std::int64_t{-5})}), "5b2469 23 5b69025d 05 fb");
     expect_bjdata(ndarray("single", {1}, {0.1}), "5b2464 23 5b69015d cdcccc3d");
 }
 
 // 3.11.2 quirk: one dimension still gets "#[...]" (research/formats.md §5); Draft 2 admits it
 TEST(Bjdata, WritesOneDimensionalNdArrayWithDimensionVector) {
-    expect_each_option(ndarray("uint8", {3}, {1, 2, 3}), "5b2455 23 5b 6903 5d 010203", "5b2455 23 5b 2369 01 6903 010203",
-                       "5b2455 23 5b 2469 2369 01 03 010203");
+    expect_each_option(ndarray("uint8", {3}, {1, 2, 3}), "5b2455 23 5b 6903 5d 010203",
+                       "5b2455 23 5b 2369 01 6903 010203", "5b2455 23 5b 2469 2369 01 03 010203");
 }
 
 // 3.11.2 counts an empty _ArraySize_ as 0 elements; a 0 dimension makes any shape empty
 TEST(Bjdata, WritesEmptyNdArrays) {
     expect_each_option(ndarray("uint8", json::array(), json::array()), "5b2455 23 5b 5d", "5b2455 23 5b 2369 00",
                        "5b2455 23 5b 2369 00");
-    expect_each_option(ndarray("int32", {2, 0}, json::array()), "5b246c 23 5b 6902 6900 5d", "5b246c 23 5b 2369 02 6902 6900",
-                       "5b246c 23 5b 2469 2369 02 02 00");
+    expect_each_option(ndarray("int32", {2, 0}, json::array()), "5b246c 23 5b 6902 6900 5d",
+                       "5b246c 23 5b 2369 02 6902 6900", "5b246c 23 5b 2469 2369 02 02 00");
 }
 
 TEST(Bjdata, WritesNdArrayDimensionsWithTheirOwnLadder) {
@@ -258,9 +270,10 @@ TEST(Bjdata, WritesNdArrayInsideContainers) {
 TEST(Bjdata, WritesNdArrayWithSizeMismatchAsOrdinaryObject) {
     const json j = ndarray("uint8", {2}, {1});
     const std::string type_value = "5369 05" + hex_of("uint8");
-    expect_each_option(j, "7b" + data_key + "5b 6901 5d" + size_key + "5b 6902 5d" + type_key + type_value + "7d",
-                       "7b 2369 03" + data_key + "5b 2369 01 6901" + size_key + "5b 2369 01 6902" + type_key + type_value,
-                       "7b 2369 03" + data_key + "5b 2469 2369 01 01" + size_key + "5b 2469 2369 01 02" + type_key + type_value);
+    expect_each_option(
+        j, "7b" + data_key + "5b 6901 5d" + size_key + "5b 6902 5d" + type_key + type_value + "7d",
+        "7b 2369 03" + data_key + "5b 2369 01 6901" + size_key + "5b 2369 01 6902" + type_key + type_value,
+        "7b 2369 03" + data_key + "5b 2469 2369 01 01" + size_key + "5b 2469 2369 01 02" + type_key + type_value);
     EXPECT_EQ(sinkcheck::bjdata_divergence(j), nullptr);
 }
 
@@ -269,8 +282,9 @@ TEST(Bjdata, WritesObjectsThatAreNotNdArraysAsOrdinaryObjects) {
                                                     "5369 07" + hex_of("float32") + "7d");
     json four = ndarray("uint8", {1}, {1});
     four["x"] = 0;
-    expect_bjdata(four, "7b 2369 04" + data_key + "5b 2469 2369 01 01" + size_key + "5b 2469 2369 01 01" + type_key +
-                            "5369 05" + hex_of("uint8") + "6901 78 6900",
+    expect_bjdata(four,
+                  "7b 2369 04" + data_key + "5b 2469 2369 01 01" + size_key + "5b 2469 2369 01 01" + type_key +
+                      "5369 05" + hex_of("uint8") + "6901 78 6900",
                   typed);
 }
 
@@ -304,14 +318,16 @@ std::string ordinary_object_hex(const json& j, const sinkcheck::encode_options& 
 // Divergence bjdata-ndarray-punned-float: 3.11.2 reads the double member of an integer element,
 // writing its bit pattern as a float; the reference writes the value converted
 TEST(Bjdata, WritesIntegerDataOfFloatNdArrayConverted) {
-    expect_divergent_vectors(format::bjdata, "bjdata-ndarray-punned-float", {
-        {ndarray("double", {2}, {1, 2.5}), "5b2444 23 5b69025d 0100000000000000 0000000000000440",
-         "5b2444 23 5b69025d 000000000000f03f 0000000000000440", plain},
-        {ndarray("single", {1}, {1}), "5b2464 23 5b69015d 00000000", "5b2464 23 5b69015d 0000803f", plain},
-        {ndarray("single", {1}, {-1}), "5b2464 23 5b69015d ffffffff", "5b2464 23 5b69015d 000080bf", plain},
-        {ndarray("double", {1}, json::array({json(std::uint64_t{3})})), "5b2444 23 5b2469236901 01 0300000000000000",
-         "5b2444 23 5b2469236901 01 0000000000000840", typed},
-    });
+    expect_divergent_vectors(
+        format::bjdata, "bjdata-ndarray-punned-float",
+        {
+            {ndarray("double", {2}, {1, 2.5}), "5b2444 23 5b69025d 0100000000000000 0000000000000440",
+             "5b2444 23 5b69025d 000000000000f03f 0000000000000440", plain},
+            {ndarray("single", {1}, {1}), "5b2464 23 5b69015d 00000000", "5b2464 23 5b69015d 0000803f", plain},
+            {ndarray("single", {1}, {-1}), "5b2464 23 5b69015d ffffffff", "5b2464 23 5b69015d 000080bf", plain},
+            {ndarray("double", {1}, json::array({json(std::uint64_t{3})})),
+             "5b2444 23 5b2469236901 01 0300000000000000", "5b2444 23 5b2469236901 01 0000000000000840", typed},
+        });
 }
 
 // Divergence bjdata-ndarray-invalid: for these 3.11.2 writes bytes that are truncated, wrapped,
@@ -322,15 +338,18 @@ TEST(Bjdata, WritesUntrustworthyNdArraysAsOrdinaryObjects) {
         const char* nlohmann_hex;  // measured; nullptr: 3.11.2 writes a pointer's bytes
     };
     const vector vectors[] = {
-        {ndarray("uint8", {-1, -1}, {1}), "5b2455235b69ff69ff5d01"},   // sizes wrap to 1
-        {ndarray("uint8", {1}, {300}), "5b2455235b69015d2c"},           // truncated to 8 bits
+        {ndarray("uint8", {-1, -1}, {1}), "5b2455235b69ff69ff5d01"},  // sizes wrap to 1
+        {ndarray("uint8", {1}, {300}), "5b2455235b69015d2c"},         // truncated to 8 bits
         {ndarray("uint8", {1}, {-1}), "5b2455235b69015dff"},
-        {ndarray("int64", {1}, json::array({json(std::uint64_t{9223372036854775808ULL})})), "5b244c235b69015d0000000000000080"},
-        {ndarray("int8", {1}, {1.5}), "5b2469235b69015d00"},            // low byte of the double
-        {ndarray("char", {1}, {200}), "5b2443235b69015dc8"},            // char is 0..127
-        {ndarray("uint8", 2, {1, 2}), "5b24552369020102"},              // decodes as the array [1,2]
+        {ndarray("int64", {1}, json::array({json(std::uint64_t{9223372036854775808ULL})})),
+         "5b244c235b69015d0000000000000080"},
+        {ndarray("int8", {1}, {1.5}), "5b2469235b69015d00"},  // low byte of the double
+        {ndarray("char", {1}, {200}), "5b2443235b69015dc8"},  // char is 0..127
+        {ndarray("uint8", 2, {1, 2}), "5b24552369020102"},    // decodes as the array [1,2]
         {ndarray("uint8", {{"a", 2}}, {1, 2}), "5b2455237b69016169027d0102"},
-        {ndarray("uint8", {2.0, 3.0}, json::array()), "5b2455235b440000000000000040440000000000000840" "5d"},
+        {ndarray("uint8", {2.0, 3.0}, json::array()),
+         "5b2455235b440000000000000040440000000000000840"
+         "5d"},
         {ndarray("uint8", {1}, {{"a", 7}}), "5b2455235b69015d07"},
         {ndarray("uint8", {1}, 7), "5b2455235b69015d07"},
         {ndarray("uint8", {4294967296, 4294967296}, json::array()), "5b2455235b4c00000000010000004c00000000010000005d"},
@@ -339,8 +358,8 @@ TEST(Bjdata, WritesUntrustworthyNdArraysAsOrdinaryObjects) {
     };
     // one by hand: {"_ArrayData_":[300],"_ArraySize_":[1],"_ArrayType_":"uint8"}
     EXPECT_EQ(ordinary_object_hex(vectors[1].value),
-              hex(unhex("7b" + data_key + "5b 492c01 5d" + size_key + "5b 6901 5d" + type_key + "5369 05" + hex_of("uint8") +
-                        "7d")));
+              hex(unhex("7b" + data_key + "5b 492c01 5d" + size_key + "5b 6901 5d" + type_key + "5369 05" +
+                        hex_of("uint8") + "7d")));
     for (const auto& v : vectors) {
         if (v.nlohmann_hex != nullptr) {
             EXPECT_EQ(hex(json::to_bjdata(v.value)), v.nlohmann_hex) << v.value.dump();
@@ -356,11 +375,12 @@ TEST(Bjdata, WritesUntrustworthyNdArraysAsOrdinaryObjects) {
 /// product loop can meet, data with elements in and out of every type's range.
 json random_ndarray_shape(std::mt19937_64& rng) {
     const auto pick = [&rng](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
-    static const char* types[] = {"uint8", "int8",   "uint16", "int16",  "uint32", "int32",
+    static const char* types[] = {"uint8",  "int8",  "uint16", "int16",  "uint32", "int32",
                                   "uint64", "int64", "single", "double", "char"};
     const json size_parts[] = {0, 1, 2, 3, 2, 1, -1, 4294967296, 2.0, nullptr, true, "x"};
-    const json data_parts[] = {0, 1, 127, 200, -1, -129, 300, 70000, 1.5, -0.0, qnan,
-                               json(std::uint64_t{9223372036854775808ULL}), nullptr, "x"};
+    const json data_parts[] = {0,       1,     127, 200,  -1,   -129,
+                               300,     70000, 1.5, -0.0, qnan, json(std::uint64_t{9223372036854775808ULL}),
+                               nullptr, "x"};
     json size;
     switch (pick(8)) {
         case 0: size = 2; break;
@@ -373,10 +393,11 @@ json random_ndarray_shape(std::mt19937_64& rng) {
             }
     }
     json data = json::array();
-    const std::size_t count = pick(3) == 0 ? pick(9) : (size.is_array() && size.size() == 2 && size[0].is_number_unsigned() &&
-                                                        size[1].is_number_unsigned()
-                                                            ? size[0].get<std::size_t>() * size[1].get<std::size_t>()
-                                                            : pick(4));
+    const std::size_t count = pick(3) == 0 ? pick(9)
+                                           : (size.is_array() && size.size() == 2 && size[0].is_number_unsigned() &&
+                                                      size[1].is_number_unsigned()
+                                                  ? size[0].get<std::size_t>() * size[1].get<std::size_t>()
+                                                  : pick(4));
     const bool clean = pick(2) == 0;
     for (std::size_t i = 0; i < count; ++i) {
         data.push_back(clean ? json(pick(100)) : data_parts[pick(std::size(data_parts))]);
@@ -417,8 +438,8 @@ TEST(Bjdata, ClassifiesRandomNdArrayShapesAsNlohmannWritesThem) {
         }
     }
     std::cout << "[ bjdata ] seed " << seed << ": ND-array shapes " << agreed << " written as 3.11.2 writes them ("
-              << as_ndarray << " as ND-arrays), " << invalid
-              << " invalid written as objects, " << punned << " punned floats converted\n";
+              << as_ndarray << " as ND-arrays), " << invalid << " invalid written as objects, " << punned
+              << " punned floats converted\n";
     EXPECT_GT(as_ndarray, 300);
     EXPECT_GT(agreed - as_ndarray, 500);
     EXPECT_GT(invalid, 500);
@@ -434,7 +455,10 @@ TEST(Bjdata, RefusesTypeWithoutSizeBeforeWriting) {
 // Divergence invalid-utf8: BJData Draft 2 "String" requires UTF-8; 3.11.2 copies the bytes
 TEST(Bjdata, RefusesInvalidUtf8WithTypeError316) {
     const json j = {{"a", json::array({"x", "\xed\xa0\x80"})}};  // an encoded UTF-16 surrogate
-    EXPECT_EQ(hex(json::to_bjdata(j)), "7b6901615b536901785369" "03eda080" "5d7d");  // 3.11.2
+    EXPECT_EQ(hex(json::to_bjdata(j)),
+              "7b6901615b536901785369"
+              "03eda080"
+              "5d7d");  // 3.11.2
     EXPECT_STREQ(sinkcheck::bjdata_divergence(j), "invalid-utf8");
     const auto e = refusal(format::bjdata, j);
     ASSERT_TRUE(e);
@@ -494,8 +518,6 @@ TEST(Bjdata, WritesEachMarkerAndNumberInOneSinkCall) {
     EXPECT_EQ(nd.bytes, 4u + 8 + 8);  // [$u# | [$i#i\x02 2 2 | four uint16
 }
 
-TEST(Bjdata, MatchesOracleOnRandomValues) {
-    differential_all_options(format::bjdata, 3000);
-}
+TEST(Bjdata, MatchesOracleOnRandomValues) { differential_all_options(format::bjdata, 3000); }
 
 }  // namespace

@@ -22,9 +22,7 @@ using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
 namespace sct = sinkcheck::test;
 
-json decode(const char* hex) {
-    return sinkcheck::decode_bon8(sct::unhex(hex));
-}
+json decode(const char* hex) { return sinkcheck::decode_bon8(sct::unhex(hex)); }
 
 /// decode_bon8 must throw decode_error at offset, with message_part in its message.
 void expect_rejected(const char* hex, std::size_t offset, const std::string& message_part) {
@@ -83,8 +81,8 @@ TEST(Bon8Decoder, ReadsASecondEosAsAnEmptyString) {
 }
 
 TEST(Bon8Decoder, EndsAStringAtTheFirstByteThatCannotContinueIt) {
-    EXPECT_EQ(decode("82 61 c2 00"), json::parse(R"(["a",40])"));          // integer after "a"
-    EXPECT_EQ(decode("81 61 c3 a9 ff"), json::array({"a\xc3\xa9"}));       // a 2-byte character continues it
+    EXPECT_EQ(decode("82 61 c2 00"), json::parse(R"(["a",40])"));     // integer after "a"
+    EXPECT_EQ(decode("81 61 c3 a9 ff"), json::array({"a\xc3\xa9"}));  // a 2-byte character continues it
     EXPECT_EQ(decode("85 61 62 fe"), json::parse(R"(["ab"])"));
     EXPECT_EQ(decode("87 61 80"), json::parse(R"({"a":[]})"));
 }
@@ -94,9 +92,7 @@ TEST(Bon8Decoder, KeepsMessageKeyOrderForOrderedJson) {
     EXPECT_EQ(j.dump(), R"({"b":1,"a":2})");
 }
 
-TEST(Bon8Decoder, RejectsEmptyInput) {
-    expect_rejected("", 0, "empty input");
-}
+TEST(Bon8Decoder, RejectsEmptyInput) { expect_rejected("", 0, "empty input"); }
 
 TEST(Bon8Decoder, RejectsTruncatedNumbers) {
     expect_rejected("8c 00 00", 3, "int32");
@@ -149,9 +145,7 @@ TEST(Bon8Decoder, RejectsKeysThatAreNotStrings) {
     expect_rejected("87 c2 00 91", 1, "found 0xc2");  // c2 00 is the integer 40
 }
 
-TEST(Bon8Decoder, RejectsDuplicateKeys) {
-    expect_rejected("88 61 91 61 92", 3, "duplicate object key \"a\"");
-}
+TEST(Bon8Decoder, RejectsDuplicateKeys) { expect_rejected("88 61 91 61 92", 3, "duplicate object key \"a\""); }
 
 TEST(Bon8Decoder, RejectsTrailingBytes) {
     expect_rejected("90 90", 1, "1 byte(s) after");

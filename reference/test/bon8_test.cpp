@@ -56,35 +56,35 @@ const std::vector<vector_case> literals = {
 const std::vector<vector_case> integers = {
     {json(0), "90"},
     {json(39), "b7"},
-    {json(40), "c2 00"},                       // 40-40 = 0
-    {json(167), "c2 7f"},                      // 127: lead c2, low 7 bits 7f
-    {json(168), "c3 00"},                      // 128 = 1<<7: lead c2+1
-    {json(3879), "df 7f"},                     // 3839 = 29<<7 | 127
-    {json(3880), "e0 00 00"},                  // 3880-3880 = 0
-    {json(4136), "e0 01 00"},                  // 256: second byte 01
-    {json(528167), "ef 7f ff"},                // 524287 = 15<<15 | 127<<8 | 255
-    {json(528168), "f0 00 00 00"},             // 528168-528168 = 0
-    {json(67637031), "f7 7f ff ff"},           // 67108863 = 7<<23 | 127<<16 | 0xffff
-    {json(67637032), "8c 04 08 0f 28"},        // int32: 0x04080f28
+    {json(40), "c2 00"},                 // 40-40 = 0
+    {json(167), "c2 7f"},                // 127: lead c2, low 7 bits 7f
+    {json(168), "c3 00"},                // 128 = 1<<7: lead c2+1
+    {json(3879), "df 7f"},               // 3839 = 29<<7 | 127
+    {json(3880), "e0 00 00"},            // 3880-3880 = 0
+    {json(4136), "e0 01 00"},            // 256: second byte 01
+    {json(528167), "ef 7f ff"},          // 524287 = 15<<15 | 127<<8 | 255
+    {json(528168), "f0 00 00 00"},       // 528168-528168 = 0
+    {json(67637031), "f7 7f ff ff"},     // 67108863 = 7<<23 | 127<<16 | 0xffff
+    {json(67637032), "8c 04 08 0f 28"},  // int32: 0x04080f28
     {json(2147483647), "8c 7f ff ff ff"},
     {json(std::uint64_t{2147483648u}), "8d 00 00 00 00 80 00 00 00"},
     {json(std::numeric_limits<std::int64_t>::max()), "8d 7f ff ff ff ff ff ff ff"},
     {json(std::uint64_t{9223372036854775807u}), "8d 7f ff ff ff ff ff ff ff"},
     {json(-1), "b8"},
     {json(-10), "c1"},
-    {json(-11), "c2 c0"},                      // -11-(-11) = 0: second byte c0+0
-    {json(-74), "c2 ff"},                      // 63: c0+63
-    {json(-75), "c3 c0"},                      // 64 = 1<<6: lead c2+1
-    {json(-1930), "df ff"},                    // 1919 = 29<<6 | 63
+    {json(-11), "c2 c0"},    // -11-(-11) = 0: second byte c0+0
+    {json(-74), "c2 ff"},    // 63: c0+63
+    {json(-75), "c3 c0"},    // 64 = 1<<6: lead c2+1
+    {json(-1930), "df ff"},  // 1919 = 29<<6 | 63
     {json(-1931), "e0 c0 00"},
-    {json(-264074), "ef ff ff"},               // 262143 = 15<<14 | 63<<8 | 255
+    {json(-264074), "ef ff ff"},  // 262143 = 15<<14 | 63<<8 | 255
     {json(-264075), "f0 c0 00 00"},
-    {json(-33818506), "f7 ff ff ff"},          // 33554431 = 7<<22 | 63<<16 | 0xffff
-    {json(-33818507), "8c fd fb f8 75"},       // int32 two's complement of 0x0204078b
+    {json(-33818506), "f7 ff ff ff"},     // 33554431 = 7<<22 | 63<<16 | 0xffff
+    {json(-33818507), "8c fd fb f8 75"},  // int32 two's complement of 0x0204078b
     {json(std::int64_t{-2147483647} - 1), "8c 80 00 00 00"},
     {json(std::int64_t{-2147483649}), "8d ff ff ff ff 7f ff ff ff"},
     {json(std::numeric_limits<std::int64_t>::min()), "8d 80 00 00 00 00 00 00 00"},
-    {json(std::uint64_t{40}), "c2 00"},        // either number type, same bytes
+    {json(std::uint64_t{40}), "c2 00"},  // either number type, same bytes
 };
 
 // spec canonical rules: -1.0 fb, +0.0 fc, +1.0 fd; exact binary32 8e, else binary64 8f;
@@ -98,16 +98,16 @@ const std::vector<vector_case> floats = {
     {json(2.0), "8e 40 00 00 00"},
     {json(65504.0), "8e 47 7f e0 00"},
     {json(-4.0), "8e c0 80 00 00"},
-    {json(1.401298464324817e-45), "8e 00 00 00 01"},                 // float32 denormal, exact
+    {json(1.401298464324817e-45), "8e 00 00 00 01"},  // float32 denormal, exact
     {json(0.1), "8f 3f b9 99 99 99 99 99 9a"},
     {json(100000000.1), "8f 41 97 d7 84 00 66 66 66"},
-    {json(1.0000000000000002), "8f 3f f0 00 00 00 00 00 01"},      // within 1 ULP of 1.0f: still 8f
+    {json(1.0000000000000002), "8f 3f f0 00 00 00 00 00 01"},  // within 1 ULP of 1.0f: still 8f
     {json(1e300), "8f 7e 37 e4 3c 88 00 75 9c"},
     {json(std::numeric_limits<double>::infinity()), "8e 7f 80 00 00"},
     {json(-std::numeric_limits<double>::infinity()), "8e ff 80 00 00"},
     {json(std::numeric_limits<double>::quiet_NaN()), "8e 7f 80 00 01"},
-    {json(from_bits(0xfff8000000000000u)), "8e 7f 80 00 01"},     // -NaN
-    {json(from_bits(0x7ff800000000beefu)), "8e 7f 80 00 01"},     // payload NaN
+    {json(from_bits(0xfff8000000000000u)), "8e 7f 80 00 01"},  // -NaN
+    {json(from_bits(0x7ff800000000beefu)), "8e 7f 80 00 01"},  // payload NaN
 };
 
 // spec rules: a string ends with eos (ff) when empty, when the next byte starts another string,
@@ -115,32 +115,32 @@ const std::vector<vector_case> floats = {
 // 81 65 ff, [1,2,3,4,"e"] is 85 91 92 93 94 65 fe), also across container boundaries.
 const std::vector<vector_case> strings = {
     {json(""), "ff"},
-    {json("ab"), "61 62 ff"},                                         // spec example
-    {json::parse(R"(["ab","bc"])"), "82 61 62 ff 62 63 ff"},          // spec example
+    {json("ab"), "61 62 ff"},                                                       // spec example
+    {json::parse(R"(["ab","bc"])"), "82 61 62 ff 62 63 ff"},                        // spec example
     {json::parse(R"(["a","b","c","d","e"])"), "85 61 ff 62 ff 63 ff 64 ff 65 fe"},  // spec example
-    {json::parse(R"({"ab":1,"bc":2})"), "88 61 62 91 62 63 92"},      // spec example
-    {json::parse(R"({"":1,"a":2})"), "88 ff 91 61 92"},               // spec example
+    {json::parse(R"({"ab":1,"bc":2})"), "88 61 62 91 62 63 92"},                    // spec example
+    {json::parse(R"({"":1,"a":2})"), "88 ff 91 61 92"},                             // spec example
     // spec example prints 88 61 82 62 63 64 91, contradicting its own text ("b" and "c" need
     // terminating); derived from the rule instead (formats.md §7.4 ambiguity 3)
     {json::parse(R"({"a":["b","c"],"d":1})"), "88 61 82 62 ff 63 ff 64 91"},
-    {json::parse(R"(["e"])"), "81 65 ff"},                            // page example
-    {json::parse(R"([1,2,3,4,"e"])"), "85 91 92 93 94 65 fe"},        // page example
-    {json::parse(R"([["a"],"b"])"), "82 81 61 ff 62 ff"},             // next byte starts a string
+    {json::parse(R"(["e"])"), "81 65 ff"},                      // page example
+    {json::parse(R"([1,2,3,4,"e"])"), "85 91 92 93 94 65 fe"},  // page example
+    {json::parse(R"([["a"],"b"])"), "82 81 61 ff 62 ff"},       // next byte starts a string
     {json::parse(R"([{"a":"b"},"c"])"), "82 87 61 ff 62 ff 63 ff"},
-    {json::parse(R"({"a":"b"})"), "87 61 ff 62 ff"},                  // key before a string value
-    {json::parse(R"(["a",""])"), "82 61 ff ff"},                      // the empty string is a string
+    {json::parse(R"({"a":"b"})"), "87 61 ff 62 ff"},  // key before a string value
+    {json::parse(R"(["a",""])"), "82 61 ff ff"},      // the empty string is a string
     {json::parse(R"(["","a"])"), "82 ff 61 ff"},
-    {json::parse(R"(["a",1])"), "82 61 91"},                          // an integer ends it
-    {json::parse(R"(["a",40])"), "82 61 c2 00"},                      // c2 00 cannot continue "a"
+    {json::parse(R"(["a",1])"), "82 61 91"},      // an integer ends it
+    {json::parse(R"(["a",40])"), "82 61 c2 00"},  // c2 00 cannot continue "a"
     {json::parse(R"(["a",-11])"), "82 61 c2 c0"},
     {json::parse(R"(["a",[]])"), "82 61 80"},
     {json::parse(R"(["a",null])"), "82 61 fa"},
     {json::parse(R"(["a","\u00e9"])"), "82 61 ff c3 a9 ff"},
-    {json("\u00e9"), "c3 a9 ff"},                                     // 2-byte UTF-8
-    {json("\u20ac"), "e2 82 ac ff"},                                  // 3-byte UTF-8
-    {json("\xf0\x9f\x98\x80"), "f0 9f 98 80 ff"},                    // 4-byte UTF-8
-    {json(std::string("\0", 1)), "00 ff"},                            // U+0000 is a character
-    {json("e\xcc\x81"), "65 cc 81 ff"},                               // not normalised to NFC
+    {json("\u00e9"), "c3 a9 ff"},                  // 2-byte UTF-8
+    {json("\u20ac"), "e2 82 ac ff"},               // 3-byte UTF-8
+    {json("\xf0\x9f\x98\x80"), "f0 9f 98 80 ff"},  // 4-byte UTF-8
+    {json(std::string("\0", 1)), "00 ff"},         // U+0000 is a character
+    {json("e\xcc\x81"), "65 cc 81 ff"},            // not normalised to NFC
 };
 
 // spec table: 80+n arrays / 86+n objects for n <= 4, else 85 / 8b ... fe
@@ -151,7 +151,7 @@ const std::vector<vector_case> containers = {
     {json::object(), "86"},
     {json::parse(R"({"a":1,"b":2,"c":3,"d":4})"), "8a 61 91 62 92 63 93 64 94"},
     {json::parse(R"({"a":1,"b":2,"c":3,"d":4,"e":5})"), "8b 61 91 62 92 63 93 64 94 65 95 fe"},
-    {json::parse(R"({"b":1,"a":2})"), "88 61 92 62 91"},             // bytewise key order
+    {json::parse(R"({"b":1,"a":2})"), "88 61 92 62 91"},  // bytewise key order
     {json::parse("[[[]]]"), "81 81 80"},
     {json::parse("[[1,2,3,4,5]]"), "81 85 91 92 93 94 95 fe"},
 };
@@ -159,9 +159,9 @@ const std::vector<vector_case> containers = {
 // page: BON8 has no binary type; bytes as an array of integers 0..255, subtype dropped
 const std::vector<vector_case> binaries = {
     {json::binary({}), "80"},
-    {json::binary({1, 200}), "82 91 c3 20"},                          // 200-40 = 160 = 1<<7 | 0x20
+    {json::binary({1, 200}), "82 91 c3 20"},  // 200-40 = 160 = 1<<7 | 0x20
     {json::binary({7}, 42), "81 97"},
-    {json::binary({0, 1, 2, 3, 255}), "85 90 91 92 93 c3 57 fe"},     // 255-40 = 215 = 1<<7 | 0x57
+    {json::binary({0, 1, 2, 3, 255}), "85 90 91 92 93 c3 57 fe"},  // 255-40 = 215 = 1<<7 | 0x57
 };
 
 TEST(Bon8, WritesNullAndBooleansAsOneByte) { expect_vectors(literals); }
@@ -284,16 +284,16 @@ TEST(Bon8, RoundTripsRandomValuesThroughTheDecoder) {
         try {
             back = sinkcheck::decode_bon8(bytes);
         } catch (const sinkcheck::decode_error& e) {
-            FAIL() << "seed " << seed << " value #" << i << " " << sct::describe(v) << ": " << e.what()
-                   << "\nbytes " << sct::hex(bytes);
+            FAIL() << "seed " << seed << " value #" << i << " " << sct::describe(v) << ": " << e.what() << "\nbytes "
+                   << sct::hex(bytes);
         }
         ASSERT_TRUE(sct::deep_equal(back, without_binary(v)))
-            << "seed " << seed << " value #" << i << " " << sct::describe(v) << "\ndecoded "
-            << sct::describe(back) << "\nbytes " << sct::hex(bytes);
+            << "seed " << seed << " value #" << i << " " << sct::describe(v) << "\ndecoded " << sct::describe(back)
+            << "\nbytes " << sct::hex(bytes);
         ++round_trips;
     }
-    std::cout << "bon8 round trip: seed " << seed << ", " << count << " values: " << round_trips
-              << " decoded equal, " << refused << " refused (unsigned > INT64_MAX)\n";
+    std::cout << "bon8 round trip: seed " << seed << ", " << count << " values: " << round_trips << " decoded equal, "
+              << refused << " refused (unsigned > INT64_MAX)\n";
     EXPECT_GT(round_trips, count * 3 / 4);
 }
 

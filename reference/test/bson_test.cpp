@@ -76,9 +76,7 @@ void expect_bson(const Json& j, std::string_view expected_hex) {
         << "patch mode, value " << sct::describe(j);
 }
 
-std::string hex_of(const std::string& s) {
-    return sct::hex(std::vector<std::uint8_t>(s.begin(), s.end()));
-}
+std::string hex_of(const std::string& s) { return sct::hex(std::vector<std::uint8_t>(s.begin(), s.end())); }
 
 /// What an encoder did with a value: its bytes, or the category and id of its refusal.
 struct outcome {
@@ -132,9 +130,7 @@ void expect_refusal(const Json& j, const std::string& error, const std::string& 
     }
 }
 
-TEST(Bson, WritesEmptyObjectAsFiveByteDocument) {
-    expect_bson(json::object(), "05000000 00");
-}
+TEST(Bson, WritesEmptyObjectAsFiveByteDocument) { expect_bson(json::object(), "05000000 00"); }
 
 // element ::= "\x0A" e_name (null) | "\x08" e_name "\x00"/"\x01" (boolean)
 TEST(Bson, WritesNullAndBooleans) {
@@ -211,8 +207,7 @@ TEST(Bson, WritesNestedDocumentsWithTheirOwnLengths) {
     expect_bson(json{{"a", {{"b", json::object()}}}}, "15000000 03 6100 0d000000 03 6200 05000000 00 00 00");
     // {"x":[{"y":true}]}: {"y":true} = 4 + (1+2+1) + 1 = 9; array 4 + (1+2+9) + 1 = 17;
     // top 4 + (1+2+17) + 1 = 25
-    expect_bson(json::parse(R"({"x":[{"y":true}]})"),
-                "19000000 04 7800 11000000 03 3000 09000000 08 7900 01 00 00 00");
+    expect_bson(json::parse(R"({"x":[{"y":true}]})"), "19000000 04 7800 11000000 03 3000 09000000 08 7900 01 00 00 00");
 }
 
 TEST(Bson, WritesKeysInTheObjectsOwnOrder) {
@@ -272,7 +267,12 @@ TEST(Bson, LeavesTheSamePrefixAsNlohmannWhenAWriteIsRefused) {
     EXPECT_EQ(sct::hex(sink.bytes()), sct::hex(oracle));
     // by hand: length, "a":1, "b" header and array length, "0":true; refused before "1"
     // array 4 + (1+2+1) + (1+2+8) + 1 = 20; top 4 + 7 + (3+20) + 1 = 35
-    EXPECT_EQ(sct::hex(sink.bytes()), "23000000" "10610001000000" "046200" "14000000" "08300001");
+    EXPECT_EQ(sct::hex(sink.bytes()),
+              "23000000"
+              "10610001000000"
+              "046200"
+              "14000000"
+              "08300001");
 }
 
 // Divergences: 3.11.2 writes these, but the bytes are invalid BSON or read back wrong
@@ -281,11 +281,17 @@ TEST(Bson, RefusesInvalidUtf8WhereNlohmannCopiesTheBytes) {
     const json value{{"a", "\xff"}};
     expect_refusal(value, "type_error.316", "/a", false);
     EXPECT_STREQ(sinkcheck::bson_divergence(value), "invalid-utf8");
-    EXPECT_EQ(sct::hex(sinkcheck::oracle_encode(format::bson, value)), "0e000000" "02610002000000ff00" "00");
+    EXPECT_EQ(sct::hex(sinkcheck::oracle_encode(format::bson, value)),
+              "0e000000"
+              "02610002000000ff00"
+              "00");
     const json key{{"\xff", 1}};
     expect_refusal(key, "type_error.316", "/\xff", false);
     EXPECT_STREQ(sinkcheck::bson_divergence(key), "invalid-utf8");
-    EXPECT_EQ(sct::hex(sinkcheck::oracle_encode(format::bson, key)), "0c000000" "10ff0001000000" "00");
+    EXPECT_EQ(sct::hex(sinkcheck::oracle_encode(format::bson, key)),
+              "0c000000"
+              "10ff0001000000"
+              "00");
 }
 
 // 3.11.2 reaches JSON_ASSERT(false) on a discarded value: never handed to the oracle
@@ -301,14 +307,24 @@ TEST(Bson, RefusesSubtypeAbove255WhereNlohmannTruncatesIt) {
     expect_refusal(j, "out_of_range.902", "/b", false);
     EXPECT_STREQ(sinkcheck::bson_divergence(j), "bson-binary-subtype-truncated");
     // subtype byte 00: the value reads back with subtype 0
-    EXPECT_EQ(sct::hex(sinkcheck::oracle_encode(format::bson, j)), "0e000000" "05620001000000" "00" "01" "00");
+    EXPECT_EQ(sct::hex(sinkcheck::oracle_encode(format::bson, j)),
+              "0e000000"
+              "05620001000000"
+              "00"
+              "01"
+              "00");
 }
 
 TEST(Bson, RefusesOldBinarySubtypeWithoutItsInnerLength) {
     const json j{{"b", json::binary({1, 2}, 2)}};
     expect_refusal(j, "type_error.904", "/b", false);
     EXPECT_STREQ(sinkcheck::bson_divergence(j), "bson-binary-old-layout");
-    EXPECT_EQ(sct::hex(sinkcheck::oracle_encode(format::bson, j)), "0f000000" "05620002000000" "02" "0102" "00");
+    EXPECT_EQ(sct::hex(sinkcheck::oracle_encode(format::bson, j)),
+              "0f000000"
+              "05620002000000"
+              "02"
+              "0102"
+              "00");
     // too short to hold the count at all, and a count that does not match
     expect_refusal(json{{"b", json::binary({}, 2)}}, "type_error.904", "/b", false);
     expect_refusal(json{{"b", json::binary({1, 0, 0, 0, 1, 2}, 2)}}, "type_error.904", "/b", false);
@@ -363,8 +379,7 @@ void run_differential(const sct::random_profile& profile, int count, std::uint64
         }
         const outcome ours = reference_outcome(v, false);
         const outcome patched = reference_outcome(v, true);
-        ASSERT_EQ(patched, ours) << "patch mode differs, seed " << seed << " value #" << i << " "
-                                 << sct::describe(v);
+        ASSERT_EQ(patched, ours) << "patch mode differs, seed " << seed << " value #" << i << " " << sct::describe(v);
         EXPECT_EQ(patched.pointer, ours.pointer);
         if (const char* id = sinkcheck::bson_divergence(v)) {
             EXPECT_FALSE(ours.error.empty()) << id << " but written, seed " << seed << " value #" << i;
@@ -375,7 +390,8 @@ void run_differential(const sct::random_profile& profile, int count, std::uint64
         ASSERT_EQ(ours, oracle) << "seed " << seed << " value #" << i << " " << sct::describe(v);
         ++tally[ours.error.empty() ? "identical bytes" : "same refusal " + ours.error];
     }
-    std::cout << "bson differential: seed " << seed << ", " << count << " values" << (profile.hostile ? " (hostile)" : "");
+    std::cout << "bson differential: seed " << seed << ", " << count << " values"
+              << (profile.hostile ? " (hostile)" : "");
     for (const auto& [what, n] : tally) {
         std::cout << "; " << what << ": " << n;
     }
@@ -383,9 +399,7 @@ void run_differential(const sct::random_profile& profile, int count, std::uint64
     EXPECT_GT(tally["identical bytes"], count / 3);
 }
 
-TEST(Bson, MatchesNlohmannOnRandomValues) {
-    run_differential(sct::random_profile{}, 3000, sct::seed());
-}
+TEST(Bson, MatchesNlohmannOnRandomValues) { run_differential(sct::random_profile{}, 3000, sct::seed()); }
 
 TEST(Bson, DivergenceIdExplainsEveryDisagreementOnHostileValues) {
     sct::random_profile hostile;

@@ -97,11 +97,11 @@ TEST(Cbor, WritesSimpleValues) {
 TEST(Cbor, WritesFloat32WhenExact) {
     expect_cbor(json(1.5), "fa 3fc00000");
     expect_cbor(json(0.0), "fa 00000000");
-    expect_cbor(json(65504.0), "fa 477fe000");        // RFC preferred would be half f97bff
+    expect_cbor(json(65504.0), "fa 477fe000");  // RFC preferred would be half f97bff
     expect_cbor(json(100000.0), "fa 47c35000");
-    expect_cbor(json(3.4028234663852886e38), "fa 7f7fffff");    // FLT_MAX
-    expect_cbor(json(-3.4028234663852886e38), "fa ff7fffff");   // lowest()
-    expect_cbor(json(18446744073709551616.0), "fa 5f800000");   // 2^64, no bignum
+    expect_cbor(json(3.4028234663852886e38), "fa 7f7fffff");   // FLT_MAX
+    expect_cbor(json(-3.4028234663852886e38), "fa ff7fffff");  // lowest()
+    expect_cbor(json(18446744073709551616.0), "fa 5f800000");  // 2^64, no bignum
 }
 
 TEST(Cbor, WritesFloat64WhenFloat32WouldLoseBits) {
@@ -112,9 +112,7 @@ TEST(Cbor, WritesFloat64WhenFloat32WouldLoseBits) {
     expect_cbor(json(double_from_bits(0x47efffffe0000001ULL)), "fb 47efffffe0000001");
 }
 
-TEST(Cbor, WritesNegativeZeroAsFloat32WithSignBit) {
-    expect_cbor(json(-0.0), "fa 80000000");
-}
+TEST(Cbor, WritesNegativeZeroAsFloat32WithSignBit) { expect_cbor(json(-0.0), "fa 80000000"); }
 
 TEST(Cbor, WritesFloat32ExactDenormalAsFloat32) {
     expect_cbor(json(1.401298464324817e-45), "fa 00000001");  // 2^-149, the smallest binary32
@@ -141,8 +139,8 @@ TEST(Cbor, WritesTextHeadOnByteLengthAtEachEdge) {
         std::string text;
         const char* head;
     };
-    const std::string e_acute = "\xc3\xa9";     // 2 bytes
-    const std::string euro = "\xe2\x82\xac";     // 3 bytes
+    const std::string e_acute = "\xc3\xa9";        // 2 bytes
+    const std::string euro = "\xe2\x82\xac";       // 3 bytes
     const std::string smile = "\xf0\x9f\x98\x80";  // 4 bytes
     const text_vector vectors[] = {
         {"", "60"},
@@ -171,9 +169,8 @@ TEST(Cbor, WritesArrayHeadAtEachSizeEdge) {
         std::size_t size;
         const char* head;
     };
-    const size_vector vectors[] = {{0, "80"},     {23, "97"},       {24, "9818"},
-                                   {255, "98ff"}, {256, "990100"},  {65535, "99ffff"},
-                                   {65536, "9a00010000"}};
+    const size_vector vectors[] = {{0, "80"},       {23, "97"},        {24, "9818"},         {255, "98ff"},
+                                   {256, "990100"}, {65535, "99ffff"}, {65536, "9a00010000"}};
     for (const auto& v : vectors) {
         SCOPED_TRACE(v.size);
         expect_cbor(json(json::array_t(v.size, json(nullptr))), v.head + repeat("f6", v.size));
@@ -185,7 +182,7 @@ TEST(Cbor, WritesMapHeadAtEachSizeEdge) {
         std::size_t size;
         const char* head;
     };
-    const size_vector vectors[] = {{0, "a0"},   {23, "b7"},     {24, "b818"},  {255, "b8ff"},
+    const size_vector vectors[] = {{0, "a0"},       {23, "b7"},        {24, "b818"},         {255, "b8ff"},
                                    {256, "b90100"}, {65535, "b9ffff"}, {65536, "ba00010000"}};
     for (const auto& v : vectors) {
         SCOPED_TRACE(v.size);
@@ -209,8 +206,7 @@ TEST(Cbor, WritesBinaryWithoutSubtypeAsByteString) {
     const char* heads[] = {"57", "5818", "58ff", "590100", "59ffff", "5a00010000"};
     for (std::size_t i = 0; i < 6; ++i) {
         SCOPED_TRACE(sizes[i]);
-        expect_cbor(json::binary(json::binary_t::container_type(sizes[i], 0xab)),
-                    heads[i] + repeat("ab", sizes[i]));
+        expect_cbor(json::binary(json::binary_t::container_type(sizes[i], 0xab)), heads[i] + repeat("ab", sizes[i]));
     }
 }
 
@@ -257,8 +253,7 @@ TEST(Cbor, KeepsInsertionOrderForOrderedJson) {
 }
 
 TEST(Cbor, WritesNestedContainers) {
-    expect_cbor(json::parse(R"({"a":[1,[2,{}]],"b":{"c":-1}})"),
-                "a2 6161 82 01 82 02 a0 6162 a1 6163 20");
+    expect_cbor(json::parse(R"({"a":[1,[2,{}]],"b":{"c":-1}})"), "a2 6161 82 01 82 02 a0 6162 a1 6163 20");
 }
 
 // Divergence invalid-utf8: RFC 8949 §3.1 makes major type 3 UTF-8 and §5.3.1 makes a text
@@ -355,11 +350,12 @@ TEST(Cbor, MatchesOracleOnRandomValues) {
     const auto plain = sinkcheck::test::compare_with_oracle<json>(format::cbor, seed, 2000, {}, expected_error_id);
     const auto ordered =
         sinkcheck::test::compare_with_oracle<ordered_json>(format::cbor, seed + 1, 1000, {}, expected_error_id);
-    const auto mixed = sinkcheck::test::compare_with_oracle<json>(format::cbor, seed + 2, 2000, hostile, expected_error_id);
-    std::cout << "[ cbor     ] seed " << seed << " (SINKCHECK_SEED overrides): "
-              << plain.compared + ordered.compared + mixed.compared
-              << " random values compared with nlohmann 3.11.2, "
-              << plain.refused + ordered.refused + mixed.refused << " divergent values refused\n";
+    const auto mixed =
+        sinkcheck::test::compare_with_oracle<json>(format::cbor, seed + 2, 2000, hostile, expected_error_id);
+    std::cout << "[ cbor     ] seed " << seed
+              << " (SINKCHECK_SEED overrides): " << plain.compared + ordered.compared + mixed.compared
+              << " random values compared with nlohmann 3.11.2, " << plain.refused + ordered.refused + mixed.refused
+              << " divergent values refused\n";
     EXPECT_EQ(plain.refused + ordered.refused, 0);
     EXPECT_GT(mixed.refused, 0);
     EXPECT_GE(plain.compared + ordered.compared + mixed.compared, 4000);

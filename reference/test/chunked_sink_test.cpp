@@ -43,8 +43,7 @@ TEST(ChunkedSink, StartsAtTwoKibAndDoublesUpToTheCap) {
     chunked_sink s;
     run_writes(s, program_of(std::vector<std::size_t>(300000, 1)));
     // 2+4+8+16+32+64 KiB = 129,024 bytes, then ceil(170,976 / 65,536) = 3 chunks of 64 KiB
-    EXPECT_EQ(capacities(s), (std::vector<std::size_t>{2048, 4096, 8192, 16384, 32768, 65536,
-                                                      65536, 65536, 65536}));
+    EXPECT_EQ(capacities(s), (std::vector<std::size_t>{2048, 4096, 8192, 16384, 32768, 65536, 65536, 65536, 65536}));
 }
 
 TEST(ChunkedSink, ChunkCountFollowsTheClosingFigure) {
@@ -143,8 +142,7 @@ TEST(ChunkedSink, LeavesTheCompletedWritesWhenAChunkAllocationFails) {
                     run_writes(s, test::write_program{{p.writes[done]}});
                 }
                 ADD_FAILURE() << "allocation " << k << " never failed";
-            } catch (const std::bad_alloc&) {
-            }
+            } catch (const std::bad_alloc&) {}
             EXPECT_EQ(s.chunk_count(), k - 1);
             EXPECT_EQ(s.flatten(), p.prefix(done)) << "allocation " << k;
         }
@@ -171,7 +169,7 @@ TEST(ChunkedSink, MovedSinkOwnsTheChunks) {
         traced_chunked_sink b(std::move(a));
         run_writes(b, program_of({5}));
         EXPECT_EQ(b.position(), 65u);
-        EXPECT_EQ(a.chunk_count(), 0u);
+        EXPECT_EQ(a.chunk_count(), 0u);  // NOLINT(bugprone-use-after-move): the moved-from state is the point
     }
     EXPECT_TRUE(log->clean()) << log->leak_report();
 }

@@ -36,10 +36,12 @@ std::vector<recorded> minimal_values() {
     rows.push_back({format::ubjson, json::array({1, 2}), type_only, "ubjson-type-without-size"});
     rows.push_back({format::bjdata, json::array({1, 2}), type_only, "ubjson-type-without-size"});
     rows.push_back({format::bjdata,
-                    json{{"_ArrayType_", "double"}, {"_ArraySize_", {1}}, {"_ArrayData_", {1}}}, {},
+                    json{{"_ArrayType_", "double"}, {"_ArraySize_", {1}}, {"_ArrayData_", {1}}},
+                    {},
                     "bjdata-ndarray-punned-float"});
     rows.push_back({format::bjdata,
-                    json{{"_ArrayType_", "uint8"}, {"_ArraySize_", {1}}, {"_ArrayData_", {300}}}, {},
+                    json{{"_ArrayType_", "uint8"}, {"_ArraySize_", {1}}, {"_ArrayData_", {300}}},
+                    {},
                     "bjdata-ndarray-invalid"});
     rows.push_back({format::bson, json{{"b", json::binary({1}, 256)}}, {}, "bson-binary-subtype-truncated"});
     rows.push_back({format::bson, json{{"b", json::binary({1, 2}, 2)}}, {}, "bson-binary-old-layout"});

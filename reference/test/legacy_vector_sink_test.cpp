@@ -75,8 +75,7 @@ TEST(LegacyVectorSink, TrimsToWrittenBytesWhenAllocationThrows) {
     for (std::size_t k = 1; k <= 4; ++k) {
         auto log = std::make_shared<allocation_log>();
         {
-            std::vector<std::uint8_t, tracing_allocator<std::uint8_t>> v{
-                tracing_allocator<std::uint8_t>(log)};
+            std::vector<std::uint8_t, tracing_allocator<std::uint8_t>> v{tracing_allocator<std::uint8_t>(log)};
             log->fail_at(k);
             EXPECT_THROW(
                 {
@@ -85,8 +84,7 @@ TEST(LegacyVectorSink, TrimsToWrittenBytesWhenAllocationThrows) {
                 },
                 std::bad_alloc);
             const auto expected = p.prefix(k - 1);
-            EXPECT_TRUE(std::equal(v.begin(), v.end(), expected.begin(), expected.end()))
-                << "allocation " << k;
+            EXPECT_TRUE(std::equal(v.begin(), v.end(), expected.begin(), expected.end())) << "allocation " << k;
         }
         EXPECT_TRUE(log->clean()) << log->leak_report();
         EXPECT_EQ(log->allocations(), k - 1);

@@ -111,7 +111,7 @@ TEST(MemoryWriter, MovedWriterKeepsItsBytesAndCursor) {
     memory_writer b(std::move(a));
     run_writes(b, program_of({1, 1}));
     EXPECT_EQ(b.take(), (bytes{1, 8, 15, 1, 14}));
-    EXPECT_EQ(a.position(), 0u);
+    EXPECT_EQ(a.position(), 0u);  // NOLINT(bugprone-use-after-move): the moved-from state is the point
 }
 
 }  // namespace

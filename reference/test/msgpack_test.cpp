@@ -120,9 +120,7 @@ TEST(Msgpack, WritesFloat64WhenFloat32WouldLoseBits) {
     expect_msgpack(json(double_from_bits(0x47efffffe0000001ULL)), "cb 47efffffe0000001");
 }
 
-TEST(Msgpack, WritesNegativeZeroAsFloat32WithSignBit) {
-    expect_msgpack(json(-0.0), "ca 80000000");
-}
+TEST(Msgpack, WritesNegativeZeroAsFloat32WithSignBit) { expect_msgpack(json(-0.0), "ca 80000000"); }
 
 TEST(Msgpack, WritesFloat32ExactDenormalAsFloat32) {
     expect_msgpack(json(1.401298464324817e-45), "ca 00000001");
@@ -146,7 +144,7 @@ TEST(Msgpack, WritesStrHeadOnByteLengthAtEachEdge) {
         std::string text;
         const char* head;
     };
-    const std::string e_acute = "\xc3\xa9";       // 2 bytes
+    const std::string e_acute = "\xc3\xa9";        // 2 bytes
     const std::string euro = "\xe2\x82\xac";       // 3 bytes
     const std::string smile = "\xf0\x9f\x98\x80";  // 4 bytes
     const text_vector vectors[] = {
@@ -176,8 +174,7 @@ TEST(Msgpack, WritesArrayHeadAtEachSizeEdge) {
         std::size_t size;
         const char* head;
     };
-    const size_vector vectors[] = {{0, "90"},       {15, "9f"},       {16, "dc0010"},
-                                   {65535, "dcffff"}, {65536, "dd00010000"}};
+    const size_vector vectors[] = {{0, "90"}, {15, "9f"}, {16, "dc0010"}, {65535, "dcffff"}, {65536, "dd00010000"}};
     for (const auto& v : vectors) {
         SCOPED_TRACE(v.size);
         expect_msgpack(json(json::array_t(v.size, json(nullptr))), v.head + repeat("c0", v.size));
@@ -190,8 +187,7 @@ TEST(Msgpack, WritesMapHeadAtEachSizeEdge) {
         std::size_t size;
         const char* head;
     };
-    const size_vector vectors[] = {{0, "80"},       {15, "8f"},       {16, "de0010"},
-                                   {65535, "deffff"}, {65536, "df00010000"}};
+    const size_vector vectors[] = {{0, "80"}, {15, "8f"}, {16, "de0010"}, {65535, "deffff"}, {65536, "df00010000"}};
     for (const auto& v : vectors) {
         SCOPED_TRACE(v.size);
         json object = json::object();
@@ -213,8 +209,7 @@ TEST(Msgpack, WritesBinaryWithoutSubtypeAsBin) {
     const char* heads[] = {"c400", "c401", "c4ff", "c50100", "c5ffff", "c600010000"};
     for (std::size_t i = 0; i < 6; ++i) {
         SCOPED_TRACE(sizes[i]);
-        expect_msgpack(json::binary(json::binary_t::container_type(sizes[i], 0xab)),
-                       heads[i] + repeat("ab", sizes[i]));
+        expect_msgpack(json::binary(json::binary_t::container_type(sizes[i], 0xab)), heads[i] + repeat("ab", sizes[i]));
     }
 }
 
@@ -226,15 +221,17 @@ TEST(Msgpack, WritesBinaryWithSubtypeAtEveryExtSize) {
         const char* head;
     };
     const ext_vector vectors[] = {
-        {0, "c70005"},       {1, "d405"},         {2, "d505"},         {3, "c70305"},
-        {4, "d605"},         {5, "c70505"},       {8, "d705"},         {15, "c70f05"},
-        {16, "d805"},        {17, "c71105"},      {255, "c7ff05"},     {256, "c8010005"},
+        {0, "c70005"},       {1, "d405"},
+        {2, "d505"},         {3, "c70305"},
+        {4, "d605"},         {5, "c70505"},
+        {8, "d705"},         {15, "c70f05"},
+        {16, "d805"},        {17, "c71105"},
+        {255, "c7ff05"},     {256, "c8010005"},
         {65535, "c8ffff05"}, {65536, "c90001000005"},
     };
     for (const auto& v : vectors) {
         SCOPED_TRACE(v.size);
-        expect_msgpack(json::binary(json::binary_t::container_type(v.size, 0xab), 5),
-                       v.head + repeat("ab", v.size));
+        expect_msgpack(json::binary(json::binary_t::container_type(v.size, 0xab), 5), v.head + repeat("ab", v.size));
     }
 }
 
@@ -263,13 +260,12 @@ TEST(Msgpack, KeepsInsertionOrderForOrderedJson) {
 }
 
 TEST(Msgpack, WritesNestedContainers) {
-    expect_msgpack(json::parse(R"({"a":[1,[2,{}]],"b":{"c":-1}})"),
-                   "82 a161 92 01 92 02 80 a162 81 a163 ff");
+    expect_msgpack(json::parse(R"({"a":[1,[2,{}]],"b":{"c":-1}})"), "82 a161 92 01 92 02 80 a162 81 a163 ff");
 }
 
 // Divergence invalid-utf8: the spec's str "stores UTF-8 string"; 3.11.2 copies any bytes
 TEST(Msgpack, RefusesInvalidUtf8StringWithTypeError316) {
-    const json j = json::array({"ok", "\xc0\xaf"});  // overlong '/'
+    const json j = json::array({"ok", "\xc0\xaf"});                          // overlong '/'
     EXPECT_EQ(sinkcheck::test::hex(json::to_msgpack(j)), "92a26f6ba2c0af");  // what 3.11.2 writes
     EXPECT_STREQ(sinkcheck::msgpack_divergence(j), "invalid-utf8");
     const auto e = sinkcheck::test::refusal(format::msgpack, j);
@@ -392,11 +388,12 @@ TEST(Msgpack, MatchesOracleOnRandomValues) {
     const auto plain = sinkcheck::test::compare_with_oracle<json>(format::msgpack, seed, 2000, {}, expected_error_id);
     const auto ordered =
         sinkcheck::test::compare_with_oracle<ordered_json>(format::msgpack, seed + 1, 1000, {}, expected_error_id);
-    const auto mixed = sinkcheck::test::compare_with_oracle<json>(format::msgpack, seed + 2, 2000, hostile, expected_error_id);
-    std::cout << "[ msgpack  ] seed " << seed << " (SINKCHECK_SEED overrides): "
-              << plain.compared + ordered.compared + mixed.compared
-              << " random values compared with nlohmann 3.11.2, "
-              << plain.refused + ordered.refused + mixed.refused << " divergent values refused\n";
+    const auto mixed =
+        sinkcheck::test::compare_with_oracle<json>(format::msgpack, seed + 2, 2000, hostile, expected_error_id);
+    std::cout << "[ msgpack  ] seed " << seed
+              << " (SINKCHECK_SEED overrides): " << plain.compared + ordered.compared + mixed.compared
+              << " random values compared with nlohmann 3.11.2, " << plain.refused + ordered.refused + mixed.refused
+              << " divergent values refused\n";
     EXPECT_EQ(plain.refused + ordered.refused, 0);
     EXPECT_GT(mixed.refused, 0);
     EXPECT_GE(plain.compared + ordered.compared + mixed.compared, 4000);

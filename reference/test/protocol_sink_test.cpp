@@ -93,22 +93,24 @@ std::vector<json> documents() {
 }
 
 bytes nlohmann_writes(const std::string& what, const json& j, const std::string& sink) {
-    return run_sink_with(sink, 64, [&](auto& s) {
-               nl_writer w(make_output_adapter(s));
-               if (what == "cbor") {
-                   w.write_cbor(j);
-               } else if (what == "msgpack") {
-                   w.write_msgpack(j);
-               } else if (what == "ubjson") {
-                   w.write_ubjson(j, false, false);
-               } else if (what == "ubjson-size-type") {
-                   w.write_ubjson(j, true, true);
-               } else if (what == "bjdata") {
-                   w.write_ubjson(j, true, false, true, true);
-               } else {
-                   w.write_bson(j);
-               }
-           }).bytes;
+    return run_sink_with(sink, 64,
+                         [&](auto& s) {
+                             nl_writer w(make_output_adapter(s));
+                             if (what == "cbor") {
+                                 w.write_cbor(j);
+                             } else if (what == "msgpack") {
+                                 w.write_msgpack(j);
+                             } else if (what == "ubjson") {
+                                 w.write_ubjson(j, false, false);
+                             } else if (what == "ubjson-size-type") {
+                                 w.write_ubjson(j, true, true);
+                             } else if (what == "bjdata") {
+                                 w.write_ubjson(j, true, false, true, true);
+                             } else {
+                                 w.write_bson(j);
+                             }
+                         })
+        .bytes;
 }
 
 bytes nlohmann_to(const std::string& what, const json& j) {

@@ -189,8 +189,8 @@ TEST(SeekableMemoryWriter, RandomSeeksAndWritesMatchAPlainModel) {
 
 TEST(SeekableMemoryWriter, AFailedSeekPastTheCapacityChangesNothing) {
     auto log = std::make_shared<allocation_log>();
-    basic_seekable_memory_writer<tracing_allocator<std::uint8_t>> w(
-        0, default_window, tracing_allocator<std::uint8_t>(log));
+    basic_seekable_memory_writer<tracing_allocator<std::uint8_t>> w(0, default_window,
+                                                                    tracing_allocator<std::uint8_t>(log));
     w.write(0x01);
     log->fail_at(1);
     EXPECT_THROW(w.seek(1000), std::bad_alloc);

@@ -36,6 +36,7 @@ struct format_case {
 
 std::vector<format_case> format_cases() {
     std::vector<format_case> out;
+    out.reserve(all_formats.size() + 3);
     for (format f : all_formats) {
         out.push_back({f, {}, std::string(format_name(f))});
     }
@@ -183,8 +184,7 @@ TEST(SinkRegistry, SeekableMemoryPatchesBsonLengthsLikeTheSizingPass) {
             continue;
         }
         for (std::size_t window : {1u, 64u, 0u}) {
-            EXPECT_EQ(run_sink("seekable_memory", window, format::bson, j, patch).bytes,
-                      oracle_encode(format::bson, j))
+            EXPECT_EQ(run_sink("seekable_memory", window, format::bson, j, patch).bytes, oracle_encode(format::bson, j))
                 << test::describe(j);
         }
         EXPECT_THROW(run_sink("vector", 0, format::bson, j, patch), std::invalid_argument);
@@ -214,7 +214,10 @@ TEST(SinkRegistry, CapacityGrowthIgnoresWindowInEveryFormat) {
 struct largest_write_sink {
     std::size_t position_ = 0;
     std::size_t largest = 0;
-    void write(std::uint8_t) { ++position_; largest = largest > 1 ? largest : 1; }
+    void write(std::uint8_t) {
+        ++position_;
+        largest = largest > 1 ? largest : 1;
+    }
     void write(const std::uint8_t*, std::size_t n) {
         position_ += n;
         largest = n > largest ? n : largest;
@@ -230,13 +233,11 @@ TEST(SinkRegistry, ZeroFillStaysWithinTheWindowPlusTheLargestWrite) {
         for (const char* name : {"vector", "string", "memory", "seekable_memory"}) {
             for (std::size_t window : {1u, 7u, 4096u, 65536u}) {
                 const sink_run r = run_sink(name, window, c.f, j, c.o);
-                EXPECT_LE(r.max_zero_fill, window + measure.largest)
-                    << c.label << " " << name << " window " << window;
+                EXPECT_LE(r.max_zero_fill, window + measure.largest) << c.label << " " << name << " window " << window;
             }
         }
         // without the window, one growth zero-fills half the final capacity at once
-        EXPECT_GE(run_sink("legacy_vector", 0, c.f, j, c.o).max_zero_fill, measure.position() / 4)
-            << c.label;
+        EXPECT_GE(run_sink("legacy_vector", 0, c.f, j, c.o).max_zero_fill, measure.position() / 4) << c.label;
     }
 }
 
@@ -271,8 +272,8 @@ TEST(SinkRegistry, FailureAtEveryAllocationLeavesAPrefixAndNoLeak) {
                     fault.allocation = k;
                     const sink_run r = run_sink(name, window, c.f, j, c.o, fault);
                     ++faults;
-                    const std::string where = c.label + " " + name + " window " + std::to_string(window) +
-                                              " allocation " + std::to_string(k);
+                    const std::string where =
+                        c.label + " " + name + " window " + std::to_string(window) + " allocation " + std::to_string(k);
                     ASSERT_TRUE(r.error) << where;
                     EXPECT_NE(what_of(r.error).find("bad_alloc"), std::string::npos) << where;
                     EXPECT_TRUE(is_write_prefix(r.bytes, full, b.bounds)) << where << ": " << r.bytes.size();
@@ -285,7 +286,8 @@ TEST(SinkRegistry, FailureAtEveryAllocationLeavesAPrefixAndNoLeak) {
 }
 
 TEST(SinkRegistry, FailureAtEveryWriteLeavesExactlyTheEarlierWrites) {
-    const json j = json::parse(R"({"a":[1,-2,3.5,"four",null,true],"b":{"c":"dddddddddddddddddddddddddddddd","e":[[],{}]}})");
+    const json j =
+        json::parse(R"({"a":[1,-2,3.5,"four",null,true],"b":{"c":"dddddddddddddddddddddddddddddd","e":[[],{}]}})");
     std::size_t faults = 0;
     for (const format_case& c : format_cases()) {
         boundary_sink b;
@@ -304,7 +306,8 @@ TEST(SinkRegistry, FailureAtEveryWriteLeavesExactlyTheEarlierWrites) {
                     EXPECT_NE(what_of(r.error).find("injected fault"), std::string::npos) << where;
                     EXPECT_EQ(r.size, b.bounds[k - 1]) << where;
                     if (s.name != "counting") {
-                        EXPECT_EQ(r.bytes, bytes(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(b.bounds[k - 1])))
+                        EXPECT_EQ(r.bytes,
+                                  bytes(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(b.bounds[k - 1])))
                             << where;
                     }
                     EXPECT_EQ(r.leaks, "") << where;
@@ -327,12 +330,11 @@ TEST(SinkRegistry, OneMillionNumbersAllocateLogarithmically) {
         const sink_run str = run_sink("string", 0, f, value);
         const sink_run chunks = run_sink("chunked", 0, f, value);
         const sink_run mem = run_sink("memory", 0, f, value);
-        std::cout << format_name(f) << ": " << n << " bytes; allocations: vector " << vec.allocations
-                  << " (bound " << log2_ceil(static_cast<double>(n) / 64) + 2 << "), legacy "
-                  << legacy.allocations << ", string " << str.allocations << ", memory " << mem.allocations
-                  << ", chunked " << chunks.allocations << " chunks (6 + ceil((n - 129024) / 65536) = "
-                  << 6 + (n - 129024 + 65535) / 65536 << "); zero-fill ahead: vector " << vec.max_zero_fill
-                  << ", legacy " << legacy.max_zero_fill << "\n";
+        std::cout << format_name(f) << ": " << n << " bytes; allocations: vector " << vec.allocations << " (bound "
+                  << log2_ceil(static_cast<double>(n) / 64) + 2 << "), legacy " << legacy.allocations << ", string "
+                  << str.allocations << ", memory " << mem.allocations << ", chunked " << chunks.allocations
+                  << " chunks (6 + ceil((n - 129024) / 65536) = " << 6 + (n - 129024 + 65535) / 65536
+                  << "); zero-fill ahead: vector " << vec.max_zero_fill << ", legacy " << legacy.max_zero_fill << "\n";
         EXPECT_LE(vec.allocations, log2_ceil(static_cast<double>(n) / 64) + 2) << format_name(f);
         EXPECT_EQ(legacy.allocations, vec.allocations) << format_name(f);
         EXPECT_EQ(mem.allocations, vec.allocations) << format_name(f);

@@ -25,8 +25,7 @@ using traced_string_sink = basic_string_sink<char, std::char_traits<char>, traci
 std::string as_string(const std::vector<std::uint8_t>& b) { return std::string(b.begin(), b.end()); }
 
 /// Allocation sizes when `p` is written into a fresh traced string with `window`.
-std::vector<std::size_t> allocations_for(const test::write_program& p,
-                                         std::size_t window = default_window) {
+std::vector<std::size_t> allocations_for(const test::write_program& p, std::size_t window = default_window) {
     auto log = std::make_shared<allocation_log>();
     {
         traced_string s{tracing_allocator<char>(log)};
@@ -83,8 +82,7 @@ TEST(StringSink, GrowsGeometricallyAfterLeavingTheShortBuffer) {
 
 TEST(StringSink, LongWritesGrowToMaxOfNeededAndDouble) {
     // 40 (exact, out of the short buffer) -> 41: max(41, 80) -> 200: max(200, 160)
-    EXPECT_EQ(allocations_for(program_of({40, 1, 159})),
-              (std::vector<std::size_t>{41, 81, 201}));
+    EXPECT_EQ(allocations_for(program_of({40, 1, 159})), (std::vector<std::size_t>{41, 81, 201}));
 }
 
 TEST(StringSink, CapacitySequenceIgnoresTheWindow) {
@@ -149,8 +147,7 @@ TEST(StringSink, TrimsToWrittenBytesWhenAWriteThrows) {
             fault_sink<string_sink> f(sink);
             f.fail_at_write(k);
             run_writes(f, p);
-        } catch (const injected_fault&) {
-        }
+        } catch (const injected_fault&) {}
         ASSERT_EQ(s, as_string(p.prefix(k - 1))) << "fault at write " << k;
     }
 }

@@ -5,9 +5,7 @@
 
 namespace sct = sinkcheck::test;
 
-TEST(TestSupport, HexRoundTripsAndIgnoresSpaces) {
-    EXPECT_EQ(sct::hex(sct::unhex("00 7f 80 FF")), "007f80ff");
-}
+TEST(TestSupport, HexRoundTripsAndIgnoresSpaces) { EXPECT_EQ(sct::hex(sct::unhex("00 7f 80 FF")), "007f80ff"); }
 
 TEST(TestSupport, DeepEqualTellsValuesApart) {
     using nlohmann::json;
@@ -36,5 +34,9 @@ TEST(TestSupport, RandomValuesReachEveryType) {
     for (int i = 0; i < 2000; ++i) {
         seen.insert(static_cast<int>(sct::random_value<nlohmann::json>(rng).type()));
     }
-    EXPECT_GE(seen.size(), 9u) << "types seen: " << [&] { std::string s; for (auto t : seen) s += std::to_string(t) + " "; return s; }();  // null bool 3 numbers string array object binary
+    EXPECT_GE(seen.size(), 9u) << "types seen: " << [&] {
+        std::string s;
+        for (auto t : seen) s += std::to_string(t) + " ";
+        return s;
+    }();  // null bool 3 numbers string array object binary
 }

@@ -92,13 +92,11 @@ std::vector<std::uint8_t> reference_encode(format f, const Json& j, const encode
 
 /// The oracle (if it has the format) and the reference must both write expected_hex.
 template <class Json>
-void expect_bytes(format f, const Json& j, std::string_view expected_hex,
-                  const encode_options& o = {}) {
+void expect_bytes(format f, const Json& j, std::string_view expected_hex, const encode_options& o = {}) {
     const std::string expected = hex(unhex(expected_hex));
     if (oracle_has(f)) {
         EXPECT_EQ(hex(oracle_encode(f, j, o)), expected)
-            << "nlohmann 3.11.2 disagrees with the hand-derived " << format_name(f)
-            << " bytes for " << describe(j);
+            << "nlohmann 3.11.2 disagrees with the hand-derived " << format_name(f) << " bytes for " << describe(j);
     }
     EXPECT_EQ(hex(reference_encode(f, j, o)), expected)
         << "reference " << format_name(f) << " encoder, value " << describe(j);
@@ -126,18 +124,63 @@ struct random_profile {
 namespace detail_random {
 
 inline const std::vector<std::uint64_t>& unsigned_edges() {
-    static const std::vector<std::uint64_t> v = {
-        0, 1, 23, 24, 39, 40, 127, 128, 255, 256, 3879, 3880, 32767, 32768, 65535, 65536,
-        528167, 528168, 67637031, 67637032, 2147483647ULL, 2147483648ULL, 4294967295ULL,
-        4294967296ULL, 9223372036854775807ULL, 9223372036854775808ULL, 18446744073709551615ULL};
+    static const std::vector<std::uint64_t> v = {0,
+                                                 1,
+                                                 23,
+                                                 24,
+                                                 39,
+                                                 40,
+                                                 127,
+                                                 128,
+                                                 255,
+                                                 256,
+                                                 3879,
+                                                 3880,
+                                                 32767,
+                                                 32768,
+                                                 65535,
+                                                 65536,
+                                                 528167,
+                                                 528168,
+                                                 67637031,
+                                                 67637032,
+                                                 2147483647ULL,
+                                                 2147483648ULL,
+                                                 4294967295ULL,
+                                                 4294967296ULL,
+                                                 9223372036854775807ULL,
+                                                 9223372036854775808ULL,
+                                                 18446744073709551615ULL};
     return v;
 }
 
 inline const std::vector<std::int64_t>& signed_edges() {
-    static const std::vector<std::int64_t> v = {
-        -1, -10, -11, -24, -25, -32, -33, -128, -129, -256, -257, -1930, -1931, -32768, -32769,
-        -65536, -65537, -264074, -264075, -33818506, -33818507, -2147483648LL, -2147483649LL,
-        -4294967296LL, -4294967297LL, std::numeric_limits<std::int64_t>::min()};
+    static const std::vector<std::int64_t> v = {-1,
+                                                -10,
+                                                -11,
+                                                -24,
+                                                -25,
+                                                -32,
+                                                -33,
+                                                -128,
+                                                -129,
+                                                -256,
+                                                -257,
+                                                -1930,
+                                                -1931,
+                                                -32768,
+                                                -32769,
+                                                -65536,
+                                                -65537,
+                                                -264074,
+                                                -264075,
+                                                -33818506,
+                                                -33818507,
+                                                -2147483648LL,
+                                                -2147483649LL,
+                                                -4294967296LL,
+                                                -4294967297LL,
+                                                std::numeric_limits<std::int64_t>::min()};
     return v;
 }
 
@@ -149,22 +192,43 @@ inline double from_bits(std::uint64_t bits) {
 
 inline const std::vector<double>& float_edges() {
     static const std::vector<double> v = {
-        0.0, -0.0, 1.0, -1.0, 1.5, 0.1, 1.1, -4.1, 100000.0, 65504.0, 1e300, 1e-300,
-        std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
-        std::numeric_limits<double>::quiet_NaN(), from_bits(0xFFF8000000000000ULL),
-        from_bits(0x7FF0000000000001ULL), from_bits(0x7FF800000000BEEFULL),
-        std::numeric_limits<double>::denorm_min(), 1.401298464324817e-45, 1e-45,
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        1.5,
+        0.1,
+        1.1,
+        -4.1,
+        100000.0,
+        65504.0,
+        1e300,
+        1e-300,
+        std::numeric_limits<double>::infinity(),
+        -std::numeric_limits<double>::infinity(),
+        std::numeric_limits<double>::quiet_NaN(),
+        from_bits(0xFFF8000000000000ULL),
+        from_bits(0x7FF0000000000001ULL),
+        from_bits(0x7FF800000000BEEFULL),
+        std::numeric_limits<double>::denorm_min(),
+        1.401298464324817e-45,
+        1e-45,
         static_cast<double>((std::numeric_limits<float>::max)()),
         static_cast<double>(std::numeric_limits<float>::lowest()),
         std::nextafter(static_cast<double>((std::numeric_limits<float>::max)()), 1e300),
-        3.4028234663852886e38, 5.960464477539063e-8, 6.103515625e-5,
-        1.0000000000000002, 100000000.1, 18446744073709551616.0, -18446744073709551616.0};
+        3.4028234663852886e38,
+        5.960464477539063e-8,
+        6.103515625e-5,
+        1.0000000000000002,
+        100000000.1,
+        18446744073709551616.0,
+        -18446744073709551616.0};
     return v;
 }
 
 inline const std::vector<std::size_t>& length_edges() {
-    static const std::vector<std::size_t> v = {0, 1, 4, 5, 15, 16, 23, 24, 31, 32, 127, 128,
-                                               255, 256, 32767, 32768, 65535, 65536};
+    static const std::vector<std::size_t> v = {0,  1,   4,   5,   15,  16,    23,    24,    31,
+                                               32, 127, 128, 255, 256, 32767, 32768, 65535, 65536};
     return v;
 }
 
@@ -222,7 +286,9 @@ private:
         const auto& e = signed_edges();
         std::int64_t v = e[pick(e.size())];
         switch (pick(4)) {
-            case 0: if (v != std::numeric_limits<std::int64_t>::min()) v -= 1; break;
+            case 0:
+                if (v != std::numeric_limits<std::int64_t>::min()) v -= 1;
+                break;
             case 1: v += 1; break;
             case 2: v = -static_cast<std::int64_t>(rng_() >> (1 + pick(63))) - 1; break;
             default: break;
@@ -251,9 +317,9 @@ private:
 
     void append_code_point(std::string& s) {
         switch (pick(6)) {
-            case 0: s += "\xc3\xa9"; break;                    // é, 2 bytes
-            case 1: s += "\xe2\x82\xac"; break;                // €, 3 bytes
-            case 2: s += "\xf0\x9f\x98\x80"; break;            // 😀, 4 bytes
+            case 0: s += "\xc3\xa9"; break;          // é, 2 bytes
+            case 1: s += "\xe2\x82\xac"; break;      // €, 3 bytes
+            case 2: s += "\xf0\x9f\x98\x80"; break;  // 😀, 4 bytes
             case 3: s += static_cast<char>(pick(2) == 0 ? 0 : 0x7f); break;
             default: s += static_cast<char>('a' + pick(26)); break;
         }
@@ -332,7 +398,7 @@ private:
     }
 
     Json ndarray() {
-        static const char* types[] = {"uint8", "int8", "uint16", "int16", "uint32", "int32",
+        static const char* types[] = {"uint8",  "int8",  "uint16", "int16",  "uint32", "int32",
                                       "uint64", "int64", "single", "double", "char"};
         const std::size_t t = pick(11);
         Json size = Json::array();
@@ -454,14 +520,10 @@ inline std::string repeat(std::string_view unit, std::size_t times) {
 }
 
 /// The hex of the raw bytes of s (string payloads and keys inside expected vectors).
-inline std::string hex_of(std::string_view s) {
-    return hex(std::vector<std::uint8_t>(s.begin(), s.end()));
-}
+inline std::string hex_of(std::string_view s) { return hex(std::vector<std::uint8_t>(s.begin(), s.end())); }
 
 /// The double whose IEEE 754 binary64 bits are `bits` (NaN payloads, one ulp past a limit).
-inline double double_from_bits(std::uint64_t bits) {
-    return detail_random::from_bits(bits);
-}
+inline double double_from_bits(std::uint64_t bits) { return detail_random::from_bits(bits); }
 
 /// The encode_error the reference throws for j, or nothing (a failure is recorded).
 template <class Json>
@@ -501,16 +563,16 @@ struct oracle_comparison {
 /// instead, with an encode_error whose id() is error_for(divergence id). Stops at the first
 /// mismatch, naming the seed and the case.
 template <class Json, class ErrorFor>
-oracle_comparison compare_with_oracle(format f, std::uint64_t seed, int count,
-                                      const random_profile& profile, ErrorFor error_for) {
+oracle_comparison compare_with_oracle(format f, std::uint64_t seed, int count, const random_profile& profile,
+                                      ErrorFor error_for) {
     std::mt19937_64 rng(seed);
     oracle_comparison counts;
     for (int i = 0; i < count; ++i) {
         const Json j = random_value<Json>(rng, profile);
         if (const char* id = known_divergence(f, j)) {
             ++counts.refused;
-            SCOPED_TRACE(std::string(format_name(f)) + " seed " + std::to_string(seed) + " case " +
-                         std::to_string(i) + " (" + id + ")");
+            SCOPED_TRACE(std::string(format_name(f)) + " seed " + std::to_string(seed) + " case " + std::to_string(i) +
+                         " (" + id + ")");
             if (const auto e = refusal(f, j)) {
                 EXPECT_EQ(e->id(), error_for(std::string_view(id))) << e->what();
             }
@@ -521,8 +583,7 @@ oracle_comparison compare_with_oracle(format f, std::uint64_t seed, int count,
         const std::string actual = hex(encode_to_vector(f, j));
         if (expected != actual) {
             ADD_FAILURE() << format_name(f) << " seed " << seed << " case " << i << ": " << describe(j)
-                          << "\n  nlohmann  " << expected.substr(0, 400)
-                          << "\n  reference " << actual.substr(0, 400);
+                          << "\n  nlohmann  " << expected.substr(0, 400) << "\n  reference " << actual.substr(0, 400);
             break;
         }
     }

@@ -200,14 +200,16 @@ differential_counts differential(format f, const encode_options& o, std::uint64_
             const auto actual = encode_to_vector(f, j, o);
             if (oracle_error != 0 || actual != expected) {
                 ADD_FAILURE() << where() << "\n  nlohmann  "
-                              << (oracle_error != 0 ? "error " + std::to_string(oracle_error) : hex(expected).substr(0, 400))
+                              << (oracle_error != 0 ? "error " + std::to_string(oracle_error)
+                                                    : hex(expected).substr(0, 400))
                               << "\n  reference " << hex(actual).substr(0, 400);
                 return n;
             }
         } catch (const encode_error& e) {
             if (e.id() != oracle_error) {
                 ADD_FAILURE() << where() << "\n  nlohmann  "
-                              << (oracle_error != 0 ? "error " + std::to_string(oracle_error) : hex(expected).substr(0, 400))
+                              << (oracle_error != 0 ? "error " + std::to_string(oracle_error)
+                                                    : hex(expected).substr(0, 400))
                               << "\n  reference " << e.what();
                 return n;
             }
@@ -240,10 +242,9 @@ inline void differential_all_options(format f, int per_combination) {
         }
     }
     std::cout << "[ " << format_name(f) << " ] seed " << seed << " (SINKCHECK_SEED overrides): " << total.compared
-              << " random values byte-identical to nlohmann 3.11.2 over 3 option combinations ("
-              << total.substituted << " with ±Inf/NaN as null for the oracle), " << total.divergent
-              << " skipped as known divergences, " << total.refused
-              << " refused for use_type without use_size\n";
+              << " random values byte-identical to nlohmann 3.11.2 over 3 option combinations (" << total.substituted
+              << " with ±Inf/NaN as null for the oracle), " << total.divergent << " skipped as known divergences, "
+              << total.refused << " refused for use_type without use_size\n";
     EXPECT_GE(total.compared, 3 * per_combination);
     EXPECT_GT(total.divergent, 0);  // the hostile values must be recognised
     EXPECT_EQ(total.refused, per_combination + 2 * (per_combination / 4));

@@ -45,29 +45,29 @@ void expect_option_vectors(const std::vector<option_vector>& vectors) {
 // takes the first that fits, i before U
 TEST(Ubjson, WritesSmallestIntegerMarkerAtEveryLadderEdge) {
     expect_integer_vectors(format::ubjson, {
-        {0, "69 00"},
-        {127, "69 7f"},
-        {128, "55 80"},
-        {255, "55 ff"},
-        {256, "49 0100"},
-        {32767, "49 7fff"},
-        {32768, "6c 00008000"},
-        {65535, "6c 0000ffff"},
-        {65536, "6c 00010000"},
-        {2147483647, "6c 7fffffff"},
-        {2147483648, "4c 0000000080000000"},
-        {4294967295, "4c 00000000ffffffff"},
-        {4294967296, "4c 0000000100000000"},
-        {std::numeric_limits<std::int64_t>::max(), "4c 7fffffffffffffff"},
-        {-1, "69 ff"},
-        {-128, "69 80"},
-        {-129, "49 ff7f"},
-        {-32768, "49 8000"},
-        {-32769, "6c ffff7fff"},
-        {-2147483648, "6c 80000000"},
-        {-2147483649, "4c ffffffff7fffffff"},
-        {std::numeric_limits<std::int64_t>::min(), "4c 8000000000000000"},
-    });
+                                               {0, "69 00"},
+                                               {127, "69 7f"},
+                                               {128, "55 80"},
+                                               {255, "55 ff"},
+                                               {256, "49 0100"},
+                                               {32767, "49 7fff"},
+                                               {32768, "6c 00008000"},
+                                               {65535, "6c 0000ffff"},
+                                               {65536, "6c 00010000"},
+                                               {2147483647, "6c 7fffffff"},
+                                               {2147483648, "4c 0000000080000000"},
+                                               {4294967295, "4c 00000000ffffffff"},
+                                               {4294967296, "4c 0000000100000000"},
+                                               {std::numeric_limits<std::int64_t>::max(), "4c 7fffffffffffffff"},
+                                               {-1, "69 ff"},
+                                               {-128, "69 80"},
+                                               {-129, "49 ff7f"},
+                                               {-32768, "49 8000"},
+                                               {-32769, "6c ffff7fff"},
+                                               {-2147483648, "6c 80000000"},
+                                               {-2147483649, "4c ffffffff7fffffff"},
+                                               {std::numeric_limits<std::int64_t>::min(), "4c 8000000000000000"},
+                                           });
 }
 
 // UBJSON Draft 12 "High-Precision": H, a length, the decimal digits; 3.11.2 uses it only for a
@@ -98,16 +98,23 @@ TEST(Ubjson, WritesEveryFiniteFloatAsFloat64) {
 // counts bytes, not characters
 TEST(Ubjson, WritesStringLengthAtEachLadderEdge) {
     expect_string_heads(format::ubjson, {
-        {0, "53 69 00"},        {1, "53 69 01"},          {127, "53 69 7f"},        {128, "53 55 80"},
-        {255, "53 55 ff"},      {256, "53 49 0100"},      {32767, "53 49 7fff"},    {32768, "53 6c 00008000"},
-        {65535, "53 6c 0000ffff"}, {65536, "53 6c 00010000"},
-    });
+                                            {0, "53 69 00"},
+                                            {1, "53 69 01"},
+                                            {127, "53 69 7f"},
+                                            {128, "53 55 80"},
+                                            {255, "53 55 ff"},
+                                            {256, "53 49 0100"},
+                                            {32767, "53 49 7fff"},
+                                            {32768, "53 6c 00008000"},
+                                            {65535, "53 6c 0000ffff"},
+                                            {65536, "53 6c 00010000"},
+                                        });
 }
 
 TEST(Ubjson, CountsMultiByteUtf8InBytes) {
-    expect_ubjson(json("\xc3\xa9"), "53 69 02 c3a9");                  // é
-    expect_ubjson(json("\xe2\x82\xac"), "53 69 03 e282ac");            // €
-    expect_ubjson(json("\xf0\x9f\x98\x80"), "53 69 04 f09f9880");      // 😀
+    expect_ubjson(json("\xc3\xa9"), "53 69 02 c3a9");              // é
+    expect_ubjson(json("\xe2\x82\xac"), "53 69 03 e282ac");        // €
+    expect_ubjson(json("\xf0\x9f\x98\x80"), "53 69 04 f09f9880");  // 😀
     std::string e64;
     for (int i = 0; i < 64; ++i) {
         e64 += "\xc3\xa9";
@@ -161,7 +168,8 @@ TEST(Ubjson, WritesEmptyContainersWithoutType) {
     expect_option_vectors({
         {json::array(), "5b 5d", "5b 2369 00", "5b 2369 00"},
         {json::object(), "7b 7d", "7b 2369 00", "7b 2369 00"},
-        {json::parse(R"([[],{}])"), "5b 5b5d 7b7d 5d", "5b 2369 02 5b2369 00 7b2369 00", "5b 2369 02 5b2369 00 7b2369 00"},
+        {json::parse(R"([[],{}])"), "5b 5b5d 7b7d 5d", "5b 2369 02 5b2369 00 7b2369 00",
+         "5b 2369 02 5b2369 00 7b2369 00"},
         {json::binary({}), "5b 5d", "5b 2369 00", "5b 2369 00"},
     });
 }
@@ -214,12 +222,13 @@ TEST(Ubjson, WritesStringAndHighPrecisionTypesKeepingLengths) {
 TEST(Ubjson, WritesContainerTypesDroppingChildOpeningMarker) {
     expect_ubjson(json::parse("[[1],[2]]"), "5b 245b 2369 02 2469 2369 01 01 2469 2369 01 02", typed);
     expect_ubjson(json::parse("[[],[1,2]]"), "5b 245b 2369 02 2369 00 2469 2369 02 01 02", typed);
-    expect_ubjson(json::parse(R"([{"a":1},{"b":"c"}])"), "5b 247b 2369 02 2469 2369 01 6901 61 01 2453 2369 01 6901 62 6901 63",
-                  typed);
-    expect_ubjson(json::parse(R"({"a":[1],"b":[2,"x"]})"), "7b 245b 2369 02 6901 61 2469 2369 01 01 6901 62 2369 02 6902 5369 0178",
-                  typed);
+    expect_ubjson(json::parse(R"([{"a":1},{"b":"c"}])"),
+                  "5b 247b 2369 02 2469 2369 01 6901 61 01 2453 2369 01 6901 62 6901 63", typed);
+    expect_ubjson(json::parse(R"({"a":[1],"b":[2,"x"]})"),
+                  "7b 245b 2369 02 6901 61 2469 2369 01 01 6901 62 2369 02 6902 5369 0178", typed);
     // binary and arrays share the marker [
-    expect_ubjson(json::array({json::binary({7}), json::array({8})}), "5b 245b 2369 02 2455 2369 01 07 2469 2369 01 08", typed);
+    expect_ubjson(json::array({json::binary({7}), json::array({8})}), "5b 245b 2369 02 2455 2369 01 07 2469 2369 01 08",
+                  typed);
 }
 
 TEST(Ubjson, WritesCountAtEachLadderEdge) {
@@ -247,32 +256,36 @@ TEST(Ubjson, KeepsInsertionOrderForOrderedJson) {
 // ND-array objects are BJData's; in UBJSON they are ordinary objects
 TEST(Ubjson, WritesNdArrayShapedObjectAsOrdinaryObject) {
     const json nd = json::parse(R"({"_ArrayType_":"uint8","_ArraySize_":[1],"_ArrayData_":[5]})");
-    expect_ubjson(nd, "7b 690b" + hex_of("_ArrayData_") + "5b 6905 5d 690b" + hex_of("_ArraySize_") + "5b 6901 5d 690b" +
-                          hex_of("_ArrayType_") + "5369 05" + hex_of("uint8") + "7d");
-    EXPECT_EQ(sinkcheck::ubjson_divergence(json::parse(R"({"_ArrayType_":1,"_ArraySize_":[],"_ArrayData_":[]})")), nullptr);
+    expect_ubjson(nd, "7b 690b" + hex_of("_ArrayData_") + "5b 6905 5d 690b" + hex_of("_ArraySize_") +
+                          "5b 6901 5d 690b" + hex_of("_ArrayType_") + "5369 05" + hex_of("uint8") + "7d");
+    EXPECT_EQ(sinkcheck::ubjson_divergence(json::parse(R"({"_ArrayType_":1,"_ArraySize_":[],"_ArrayData_":[]})")),
+              nullptr);
 }
 
 // Divergence ubjson-nonfinite-as-null: UBJSON Draft 12 "Numeric" says infinity and NaN "are to
 // be encoded as a null in all cases"; 3.11.2 writes D and the IEEE bits
 TEST(Ubjson, WritesNonFiniteFloatsAsNull) {
-    expect_divergent_vectors(format::ubjson, "ubjson-nonfinite-as-null", {
-        {json(qnan), "44 7ff8000000000000", "5a", plain},
-        {json(inf), "44 7ff0000000000000", "5a", plain},
-        {json(-inf), "44 fff0000000000000", "5a", plain},
-        {json(-qnan), "44 fff8000000000000", "5a", plain},
-        {json::array({qnan, inf}), "5b 2444 2369 02 7ff8000000000000 7ff0000000000000", "5b 245a 2369 02", typed},
-        {json::array({nullptr, -inf}), "5b 2369 02 5a 44fff0000000000000", "5b 245a 2369 02", typed},
-        {json::array({qnan, 1.0}), "5b 2444 2369 02 7ff8000000000000 3ff0000000000000", "5b 2369 02 5a 443ff0000000000000",
-         typed},
-        {json{{"a", 1.0}, {"b", qnan}}, "7b 6901 61 443ff0000000000000 6901 62 447ff8000000000000 7d",
-         "7b 6901 61 443ff0000000000000 6901 62 5a 7d", plain},
-    });
+    expect_divergent_vectors(
+        format::ubjson, "ubjson-nonfinite-as-null",
+        {
+            {json(qnan), "44 7ff8000000000000", "5a", plain},
+            {json(inf), "44 7ff0000000000000", "5a", plain},
+            {json(-inf), "44 fff0000000000000", "5a", plain},
+            {json(-qnan), "44 fff8000000000000", "5a", plain},
+            {json::array({qnan, inf}), "5b 2444 2369 02 7ff8000000000000 7ff0000000000000", "5b 245a 2369 02", typed},
+            {json::array({nullptr, -inf}), "5b 2369 02 5a 44fff0000000000000", "5b 245a 2369 02", typed},
+            {json::array({qnan, 1.0}), "5b 2444 2369 02 7ff8000000000000 3ff0000000000000",
+             "5b 2369 02 5a 443ff0000000000000", typed},
+            {json{{"a", 1.0}, {"b", qnan}}, "7b 6901 61 443ff0000000000000 6901 62 447ff8000000000000 7d",
+             "7b 6901 61 443ff0000000000000 6901 62 5a 7d", plain},
+        });
 }
 
 // Divergence ubjson-type-without-size: Draft 12 "Additional rules": "If a type is specified,
 // a count must also be specified"; 3.11.2 asserts, or without assertions writes $ and no #
 TEST(Ubjson, RefusesTypeWithoutSizeBeforeWriting) {
-    for (const json& j : {json(1), json(nullptr), json::array({1, 2}), json::parse(R"({"a":[true]})"), json::binary({1})}) {
+    for (const json& j :
+         {json(1), json(nullptr), json::array({1, 2}), json::parse(R"({"a":[true]})"), json::binary({1})}) {
         expect_options_refused(format::ubjson, j);
     }
 }
@@ -292,7 +305,12 @@ TEST(Ubjson, RefusesInvalidUtf8StringWithTypeError316) {
 
 TEST(Ubjson, RefusesInvalidUtf8KeyWithTypeError316) {
     const json j = {{"k", {{"\xc0\xaf", 1}}}};  // overlong '/'
-    EXPECT_EQ(hex(json::to_ubjson(j, true, true)), "7b247b236901" "69016b" "2469236901" "6902c0af" "01");  // 3.11.2
+    EXPECT_EQ(hex(json::to_ubjson(j, true, true)),
+              "7b247b236901"
+              "69016b"
+              "2469236901"
+              "6902c0af"
+              "01");  // 3.11.2
     EXPECT_STREQ(sinkcheck::ubjson_divergence(j, typed), "invalid-utf8");
     const auto e = refusal(format::ubjson, j, typed);
     ASSERT_TRUE(e);
@@ -392,8 +410,6 @@ TEST(Ubjson, RecordsMarksAtEachValueStart) {
     EXPECT_EQ(marks[3].pointer, "/a/1");
 }
 
-TEST(Ubjson, MatchesOracleOnRandomValues) {
-    differential_all_options(format::ubjson, 3000);
-}
+TEST(Ubjson, MatchesOracleOnRandomValues) { differential_all_options(format::ubjson, 3000); }
 
 }  // namespace

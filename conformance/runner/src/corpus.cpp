@@ -272,8 +272,9 @@ bool format_of_file(const std::string& path, format& out) {
 std::vector<test_vector> parse_vectors(const std::string& file, std::string_view text) {
     format fmt;
     if (!format_of_file(file, fmt)) {
-        throw corpus_error(file, 1, "a vector file is named <format>.vectors or <format>-<part>.vectors, "
-                                    "format one of cbor msgpack ubjson bjdata bson bon8");
+        throw corpus_error(file, 1,
+                           "a vector file is named <format>.vectors or <format>-<part>.vectors, "
+                           "format one of cbor msgpack ubjson bjdata bson bon8");
     }
     std::vector<test_vector> out;
     record_builder r;
@@ -352,16 +353,23 @@ std::vector<test_vector> parse_vectors(const std::string& file, std::string_view
             r.has_input = true;
         } else if (key == "options") {
             for (const std::string& w : words(value)) {
-                if (w == "use_size") v.use_size = true;
-                else if (w == "use_type") v.use_type = true;
-                else bad("unknown option '" + w + "' (use_size, use_type)");
+                if (w == "use_size")
+                    v.use_size = true;
+                else if (w == "use_type")
+                    v.use_type = true;
+                else
+                    bad("unknown option '" + w + "' (use_size, use_type)");
             }
         } else if (key == "level") {
             for (const std::string& w : words(value)) {
-                if (w == "exact") v.levels |= level_exact;
-                else if (w == "canonical") v.levels |= level_canonical;
-                else if (w == "equivalent") v.levels |= level_equivalent;
-                else bad("unknown level '" + w + "' (exact, canonical, equivalent)");
+                if (w == "exact")
+                    v.levels |= level_exact;
+                else if (w == "canonical")
+                    v.levels |= level_canonical;
+                else if (w == "equivalent")
+                    v.levels |= level_equivalent;
+                else
+                    bad("unknown level '" + w + "' (exact, canonical, equivalent)");
             }
             r.has_level = true;
         } else if (key == "expect" || key == "alt") {

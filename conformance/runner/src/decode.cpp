@@ -205,9 +205,12 @@ double half_to_double(std::uint16_t h) {
     const int e = (h >> 10) & 0x1f;
     const int m = h & 0x3ff;
     double v;
-    if (e == 0) v = std::ldexp(m, -24);
-    else if (e == 31) v = m == 0 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
-    else v = std::ldexp(m + 1024, e - 25);
+    if (e == 0)
+        v = std::ldexp(m, -24);
+    else if (e == 31)
+        v = m == 0 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+    else
+        v = std::ldexp(m + 1024, e - 25);
     return (h & 0x8000) != 0 ? -v : v;
 }
 
@@ -238,7 +241,8 @@ public:
             if (!stack.empty()) {
                 frame& f = stack.back();
                 const bool at_member_start = !f.map || f.want_key;
-                if ((f.remaining == 0 && at_member_start) || (f.remaining == unknown_count && at_member_start && peek() == 0xff)) {
+                if ((f.remaining == 0 && at_member_start) ||
+                    (f.remaining == unknown_count && at_member_start && peek() == 0xff)) {
                     if (f.remaining == unknown_count) {
                         const std::size_t at = pos_++;
                         note(at, "break");
@@ -309,7 +313,8 @@ private:
             const std::size_t chunk_at = pos_;
             const std::uint8_t b = byte();
             if (b == 0xff) break;
-            if ((b >> 5) != major || (b & 31) == 31) fail(chunk_at, "an indefinite string chunk must be a definite string of the same major type");
+            if ((b >> 5) != major || (b & 31) == 31)
+                fail(chunk_at, "an indefinite string chunk must be a definite string of the same major type");
             s += string_body(major, b & 31, chunk_at);
         }
         return s;
@@ -355,7 +360,8 @@ private:
             }
             case 3: {
                 std::string s = string_body(3, ai, at);
-                if (detail::utf8_invalid_at(s.data(), s.size()) != detail::utf8_valid) fail(at, "text string is not valid UTF-8");
+                if (detail::utf8_invalid_at(s.data(), s.size()) != detail::utf8_valid)
+                    fail(at, "text string is not valid UTF-8");
                 note(at, "text(" + std::to_string(s.size()) + ") " + shown(s));
                 return scalar(json(std::move(s)), at);
             }
@@ -365,12 +371,14 @@ private:
                 note(at, "tag " + std::to_string(tag));
                 const std::size_t item_at = pos_;
                 const std::uint8_t b = byte();
-                if ((b >> 5) != 2) fail(item_at, "tag " + std::to_string(tag) + " over a non-byte-string item has no JSON-model value");
+                if ((b >> 5) != 2)
+                    fail(item_at,
+                         "tag " + std::to_string(tag) + " over a non-byte-string item has no JSON-model value");
                 std::string s = string_body(2, b & 31, item_at);
                 ++depth_;
                 note(item_at, "bytes(" + std::to_string(s.size()) + ") " +
-                                  hex_preview(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()) + " (subtype " +
-                                  std::to_string(tag) + ")");
+                                  hex_preview(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()) +
+                                  " (subtype " + std::to_string(tag) + ")");
                 --depth_;
                 return scalar(json::binary(std::vector<std::uint8_t>(s.begin(), s.end()), tag), at);
             }
@@ -386,8 +394,9 @@ private:
             case 26: return floating(float_from_bits(static_cast<std::uint32_t>(be(4))), at, "float32");
             case 27: return floating(double_from_bits(be(8)), at, "float64");
             case 31: fail(at, "break (ff) outside an indefinite-length item");
-            default: fail(at, ai < 20 ? "simple value " + std::to_string(ai) + " has no JSON-model value"
-                                      : "reserved additional information " + std::to_string(ai));
+            default:
+                fail(at, ai < 20 ? "simple value " + std::to_string(ai) + " has no JSON-model value"
+                                 : "reserved additional information " + std::to_string(ai));
         }
     }
 };
@@ -494,32 +503,53 @@ private:
             case 0xc0: note(at, "nil"); return scalar(json(nullptr), at);
             case 0xc2: note(at, "false"); return scalar(json(false), at);
             case 0xc3: note(at, "true"); return scalar(json(true), at);
-            case 0xc4: case 0xc5: case 0xc6: {
+            case 0xc4:
+            case 0xc5:
+            case 0xc6: {
                 const std::size_t len = static_cast<std::size_t>(be(b == 0xc4 ? 1 : b == 0xc5 ? 2 : 4));
                 auto v = raw(len);
-                note(at, "bin " + std::to_string(b == 0xc4 ? 8 : b == 0xc5 ? 16 : 32) + " (" + std::to_string(len) + ") " +
-                             hex_preview(v.data(), v.size()));
+                note(at, "bin " +
+                             std::to_string(b == 0xc4   ? 8
+                                            : b == 0xc5 ? 16
+                                                        : 32) +
+                             " (" + std::to_string(len) + ") " + hex_preview(v.data(), v.size()));
                 return scalar(json::binary(std::move(v)), at);
             }
-            case 0xc7: case 0xc8: case 0xc9: case 0xd4: case 0xd5: case 0xd6: case 0xd7: case 0xd8: {
+            case 0xc7:
+            case 0xc8:
+            case 0xc9:
+            case 0xd4:
+            case 0xd5:
+            case 0xd6:
+            case 0xd7:
+            case 0xd8: {
                 std::size_t len;
-                if (b >= 0xd4) len = std::size_t{1} << (b - 0xd4);
-                else len = static_cast<std::size_t>(be(b == 0xc7 ? 1 : b == 0xc8 ? 2 : 4));
+                if (b >= 0xd4)
+                    len = std::size_t{1} << (b - 0xd4);
+                else
+                    len = static_cast<std::size_t>(be(b == 0xc7 ? 1 : b == 0xc8 ? 2 : 4));
                 const std::uint8_t type = byte();
                 auto v = raw(len);
                 note(at, std::string(b >= 0xd4 ? "fixext " : "ext ") + "(" + std::to_string(len) + ") type " +
-                             std::to_string(static_cast<int>(static_cast<std::int8_t>(type))) + " " + hex_preview(v.data(), v.size()));
+                             std::to_string(static_cast<int>(static_cast<std::int8_t>(type))) + " " +
+                             hex_preview(v.data(), v.size()));
                 return scalar(json::binary(std::move(v), type), at);
             }
             case 0xca: return floating(float_from_bits(static_cast<std::uint32_t>(be(4))), at, "float 32");
             case 0xcb: return floating(double_from_bits(be(8)), at, "float 64");
-            case 0xcc: case 0xcd: case 0xce: case 0xcf: {
+            case 0xcc:
+            case 0xcd:
+            case 0xce:
+            case 0xcf: {
                 const std::size_t k = std::size_t{1} << (b - 0xcc);
                 const std::uint64_t v = be(k);
                 note(at, "uint " + std::to_string(8 * k) + " " + std::to_string(v));
                 return scalar(json(v), at);
             }
-            case 0xd0: case 0xd1: case 0xd2: case 0xd3: {
+            case 0xd0:
+            case 0xd1:
+            case 0xd2:
+            case 0xd3: {
                 const std::size_t k = std::size_t{1} << (b - 0xd0);
                 const std::uint64_t u = be(k);
                 std::int64_t v;
@@ -527,7 +557,8 @@ private:
                     std::memcpy(&v, &u, 8);
                 } else {
                     const std::uint64_t sign = std::uint64_t{1} << (8 * k - 1);
-                    v = (u & sign) != 0 ? static_cast<std::int64_t>(u) - static_cast<std::int64_t>(sign << 1) : static_cast<std::int64_t>(u);
+                    v = (u & sign) != 0 ? static_cast<std::int64_t>(u) - static_cast<std::int64_t>(sign << 1)
+                                        : static_cast<std::int64_t>(u);
                 }
                 note(at, "int " + std::to_string(8 * k) + " " + std::to_string(v));
                 return scalar(json(v), at);
@@ -627,7 +658,8 @@ private:
             type = byte();
             if (bj_ && (type == 'S' || type == 'H' || type == 'T' || type == 'F' || type == 'N' || type == 'Z' ||
                         type == '[' || type == '{')) {
-                fail(pos_ - 1, std::string("BJData allows only fixed-size types after '$', not '") + static_cast<char>(type) + "'");
+                fail(pos_ - 1, std::string("BJData allows only fixed-size types after '$', not '") +
+                                   static_cast<char>(type) + "'");
             }
             t += std::string(" $") + static_cast<char>(type);
             if (pos_ >= n_ || p_[pos_] != '#') fail(pos_, "'$' type must be followed by a '#' count");
@@ -652,11 +684,22 @@ private:
 
     std::size_t payload_size(std::uint8_t type) const {
         switch (type) {
-            case 'Z': case 'T': case 'F': case 'N': return 0;
-            case 'i': case 'U': case 'C': return 1;
-            case 'I': case 'u': case 'h': return 2;
-            case 'l': case 'm': case 'd': return 4;
-            case 'L': case 'M': case 'D': return 8;
+            case 'Z':
+            case 'T':
+            case 'F':
+            case 'N': return 0;
+            case 'i':
+            case 'U':
+            case 'C': return 1;
+            case 'I':
+            case 'u':
+            case 'h': return 2;
+            case 'l':
+            case 'm':
+            case 'd': return 4;
+            case 'L':
+            case 'M':
+            case 'D': return 8;
             default: return 1;
         }
     }
@@ -713,9 +756,9 @@ private:
             build_.close();
             return;
         }
-        static const std::pair<char, const char*> names[] = {{'U', "uint8"}, {'i', "int8"}, {'u', "uint16"}, {'I', "int16"},
-                                                            {'m', "uint32"}, {'l', "int32"}, {'M', "uint64"}, {'L', "int64"},
-                                                            {'d', "single"}, {'D', "double"}, {'C', "char"}};
+        static const std::pair<char, const char*> names[] = {
+            {'U', "uint8"},  {'i', "int8"},  {'u', "uint16"}, {'I', "int16"},  {'m', "uint32"}, {'l', "int32"},
+            {'M', "uint64"}, {'L', "int64"}, {'d', "single"}, {'D', "double"}, {'C', "char"}};
         const char* name = nullptr;
         for (const auto& nm : names) {
             if (nm.first == static_cast<char>(type)) name = nm.second;
@@ -742,7 +785,10 @@ private:
     /// Reads the integer payload of marker m; false when m is not an integer marker.
     bool integer(std::uint8_t m, std::int64_t& out) {
         switch (m) {
-            case 'i': out = static_cast<std::int8_t>(fixed(1)); return true;
+            case 'i':
+                // NOLINTNEXTLINE(bugprone-signed-char-misuse): the sign extension is the point
+                out = static_cast<std::int8_t>(fixed(1));
+                return true;
             case 'U': out = static_cast<std::int64_t>(fixed(1)); return true;
             case 'I': out = static_cast<std::int16_t>(fixed(2)); return true;
             case 'l': out = static_cast<std::int32_t>(fixed(4)); return true;
@@ -802,7 +848,8 @@ private:
             case 'd': return floating(float_from_bits(static_cast<std::uint32_t>(fixed(4))), at, prefix + "d float32");
             case 'D': return floating(double_from_bits(fixed(8)), at, prefix + "D float64");
             case 'h':
-                if (bj_) return floating(half_to_double(static_cast<std::uint16_t>(fixed(2))), at, prefix + "h float16");
+                if (bj_)
+                    return floating(half_to_double(static_cast<std::uint16_t>(fixed(2))), at, prefix + "h float16");
                 break;
             case 'C': {
                 const std::uint8_t c = byte();
@@ -824,8 +871,7 @@ private:
                     parse_limits lim;
                     lim.allow_repeat = false;
                     number = parse_value(s, lim).value;
-                } catch (const notation_error&) {
-                }
+                } catch (const notation_error&) {}
                 if (!number.is_number()) fail(at, "high-precision 'H' is not a JSON number: " + shown(s));
                 note(at, prefix + "H (" + std::to_string(len) + ") " + s);
                 return scalar(std::move(number), at);
@@ -880,14 +926,17 @@ public:
                 }
                 case 0x02: {
                     const std::uint64_t len = le(4);
-                    if (len < 1 || pos_ > limit || len > limit - pos_) fail(at, "string length " + std::to_string(static_cast<std::int32_t>(len)) + " does not fit the document");
+                    if (len < 1 || pos_ > limit || len > limit - pos_)
+                        fail(at, "string length " + std::to_string(static_cast<std::int32_t>(len)) +
+                                     " does not fit the document");
                     std::string s = text(static_cast<std::size_t>(len - 1), at);
                     if (byte() != 0) fail(pos_ - 1, "string not terminated by NUL");
                     note(at, label + "string (" + std::to_string(len - 1) + ") " + shown(s));
                     scalar(json(std::move(s)), at);
                     break;
                 }
-                case 0x03: case 0x04: {
+                case 0x03:
+                case 0x04: {
                     const std::size_t end = document(limit, at, type == 0x04);
                     open(type == 0x03, at);
                     enter();
@@ -899,7 +948,8 @@ public:
                     if (pos_ > limit || len > limit - pos_) fail(at, "binary length does not fit the document");
                     const std::uint8_t sub = byte();
                     auto v = raw(static_cast<std::size_t>(len));
-                    note(at, label + "binary (" + std::to_string(len) + ") subtype " + std::to_string(sub) + " " + hex_preview(v.data(), v.size()));
+                    note(at, label + "binary (" + std::to_string(len) + ") subtype " + std::to_string(sub) + " " +
+                                 hex_preview(v.data(), v.size()));
                     scalar(json::binary(std::move(v), sub), at);
                     break;
                 }
@@ -910,12 +960,17 @@ public:
                     scalar(json(b == 1), at);
                     break;
                 }
-                case 0x0a: note(at, label + "null"); scalar(json(nullptr), at); break;
+                case 0x0a:
+                    note(at, label + "null");
+                    scalar(json(nullptr), at);
+                    break;
                 case 0x10: {
                     const auto v = static_cast<std::int32_t>(le(4));
                     note(at, label + "int32 " + std::to_string(v));
-                    if (v >= 0) scalar(json(static_cast<std::uint64_t>(v)), at);
-                    else scalar(json(static_cast<std::int64_t>(v)), at);
+                    if (v >= 0)
+                        scalar(json(static_cast<std::uint64_t>(v)), at);
+                    else
+                        scalar(json(static_cast<std::int64_t>(v)), at);
                     break;
                 }
                 case 0x12: {
@@ -923,8 +978,10 @@ public:
                     std::int64_t v;
                     std::memcpy(&v, &u, 8);
                     note(at, label + "int64 " + std::to_string(v));
-                    if (v >= 0) scalar(json(static_cast<std::uint64_t>(v)), at);
-                    else scalar(json(v), at);
+                    if (v >= 0)
+                        scalar(json(static_cast<std::uint64_t>(v)), at);
+                    else
+                        scalar(json(v), at);
                     break;
                 }
                 default: fail(at, "element type 0x" + to_hex_byte(type) + " has no JSON-model value");
@@ -961,7 +1018,8 @@ private:
         if (pos_ >= limit) fail(at, "element name not terminated inside the document");
         std::string s(reinterpret_cast<const char*>(p_ + at), pos_ - at);
         ++pos_;
-        if (detail::utf8_invalid_at(s.data(), s.size()) != detail::utf8_valid) fail(at, "element name is not valid UTF-8");
+        if (detail::utf8_invalid_at(s.data(), s.size()) != detail::utf8_valid)
+            fail(at, "element name is not valid UTF-8");
         return s;
     }
 };
@@ -1015,8 +1073,10 @@ public:
             const std::uint8_t b = byte();
             if (b >= 0x80 && b <= 0x8b) {
                 const bool object = b >= 0x86;
-                const std::uint64_t count = (b == 0x85 || b == 0x8b) ? unknown_count : static_cast<std::uint64_t>(b - (object ? 0x86 : 0x80));
-                note(at, std::string(object ? "object" : "array") + (count == unknown_count ? " ... fe" : "(" + std::to_string(count) + ")"));
+                const std::uint64_t count =
+                    (b == 0x85 || b == 0x8b) ? unknown_count : static_cast<std::uint64_t>(b - (object ? 0x86 : 0x80));
+                note(at, std::string(object ? "object" : "array") +
+                             (count == unknown_count ? " ... fe" : "(" + std::to_string(count) + ")"));
                 enter();
                 stack.push_back({object, count, object});
                 continue;
@@ -1034,7 +1094,11 @@ private:
     std::size_t character(std::size_t i) const {
         if (i >= n_) return 0;
         const std::uint8_t b = p_[i];
-        std::size_t len = b < 0x80 ? 1 : (b >= 0xc2 && b <= 0xdf) ? 2 : (b >= 0xe0 && b <= 0xef) ? 3 : (b >= 0xf0 && b <= 0xf4) ? 4 : 0;
+        std::size_t len = b < 0x80                   ? 1
+                          : (b >= 0xc2 && b <= 0xdf) ? 2
+                          : (b >= 0xe0 && b <= 0xef) ? 3
+                          : (b >= 0xf0 && b <= 0xf4) ? 4
+                                                     : 0;
         if (len == 0 || i + len > n_) return 0;
         return detail::utf8_invalid_at(reinterpret_cast<const char*>(p_ + i), len) == detail::utf8_valid ? len : 0;
     }
@@ -1096,8 +1160,9 @@ private:
             } else {
                 const std::uint8_t b2 = byte();
                 const std::uint8_t b3 = byte();
-                v = negative ? -264075 - ((static_cast<std::int64_t>(b - 0xf0) << 22) | ((b1 - 0xc0) << 16) | (b2 << 8) | b3)
-                             : 528168 + ((static_cast<std::int64_t>(b - 0xf0) << 23) | (b1 << 16) | (b2 << 8) | b3);
+                v = negative
+                        ? -264075 - ((static_cast<std::int64_t>(b - 0xf0) << 22) | ((b1 - 0xc0) << 16) | (b2 << 8) | b3)
+                        : 528168 + ((static_cast<std::int64_t>(b - 0xf0) << 23) | (b1 << 16) | (b2 << 8) | b3);
             }
             return note(at, "integer " + std::to_string(v));
         }
@@ -1105,7 +1170,9 @@ private:
     }
 };
 
-bool oracle_reads(format f) { return f == format::cbor || f == format::msgpack || f == format::ubjson || f == format::bjdata || f == format::bson; }
+bool oracle_reads(format f) {
+    return f == format::cbor || f == format::msgpack || f == format::ubjson || f == format::bjdata || f == format::bson;
+}
 
 }  // namespace
 
@@ -1189,7 +1256,9 @@ bool same_value(const json& a, const json& b) {
             } else if (x.is_number_unsigned() || y.is_number_unsigned()) {
                 const json& u = x.is_number_unsigned() ? x : y;
                 const json& s = x.is_number_unsigned() ? y : x;
-                if (s.get<std::int64_t>() < 0 || static_cast<std::uint64_t>(s.get<std::int64_t>()) != u.get<std::uint64_t>()) return false;
+                if (s.get<std::int64_t>() < 0 ||
+                    static_cast<std::uint64_t>(s.get<std::int64_t>()) != u.get<std::uint64_t>())
+                    return false;
             } else if (x.get<std::int64_t>() != y.get<std::int64_t>()) {
                 return false;
             }
@@ -1223,8 +1292,11 @@ bool same_value(const json& a, const json& b) {
             case json::value_t::binary: {
                 const auto& bx = x.get_binary();
                 const auto& by = y.get_binary();
-                if (bx.has_subtype() != by.has_subtype() || (bx.has_subtype() && bx.subtype() != by.subtype())) return false;
-                if (static_cast<const std::vector<std::uint8_t>&>(bx) != static_cast<const std::vector<std::uint8_t>&>(by)) return false;
+                if (bx.has_subtype() != by.has_subtype() || (bx.has_subtype() && bx.subtype() != by.subtype()))
+                    return false;
+                if (static_cast<const std::vector<std::uint8_t>&>(bx) !=
+                    static_cast<const std::vector<std::uint8_t>&>(by))
+                    return false;
                 break;
             }
             default:

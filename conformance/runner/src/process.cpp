@@ -23,8 +23,6 @@
 #include "sinkcheck/conform/encoder.hpp"
 #include "sinkcheck/conform/protocol.hpp"
 
-extern char** environ;
-
 namespace sinkcheck::conform {
 namespace {
 
@@ -90,10 +88,12 @@ public:
         }
         env_strings.insert(env_strings.end(), extra_env.begin(), extra_env.end());
         std::vector<char*> envp;
+        envp.reserve(env_strings.size() + 1);
         for (std::string& s : env_strings) envp.push_back(s.data());
         envp.push_back(nullptr);
         std::vector<std::string> args = argv;
         std::vector<char*> argp;
+        argp.reserve(args.size() + 1);
         for (std::string& s : args) argp.push_back(s.data());
         argp.push_back(nullptr);
 
@@ -146,8 +146,7 @@ public:
             ::kill(-pid_, SIGKILL);
             ::kill(pid_, SIGKILL);
             int st = 0;
-            while (::waitpid(pid_, &st, 0) < 0 && errno == EINTR) {
-            }
+            while (::waitpid(pid_, &st, 0) < 0 && errno == EINTR) {}
             status_ = st;
             reaped_ = true;
         } else if (pid_ > 0) {
@@ -210,9 +209,8 @@ void append_capped(std::string& err, const char* p, ssize_t n, std::size_t cap) 
 constexpr auto exit_grace = std::chrono::milliseconds(250);
 
 template <class Want>
-pump_end pump(child& c, const std::string& input, std::size_t& written, bool per_vector,
-              std::vector<std::uint8_t>& out, std::string& err, std::size_t limit, std::size_t err_cap,
-              clock_type::time_point deadline, Want want) {
+pump_end pump(child& c, const std::string& input, std::size_t& written, bool per_vector, std::vector<std::uint8_t>& out,
+              std::string& err, std::size_t limit, std::size_t err_cap, clock_type::time_point deadline, Want want) {
     char buf[65536];
     bool exited = false;
     for (;;) {
@@ -324,8 +322,9 @@ std::string signal_text(int sig) {
 }
 
 std::vector<std::string> environment_for(const test_vector& v, process_mode mode) {
-    std::vector<std::string> env = {std::string(protocol::env_mode) + "=" + (mode == process_mode::batch ? "batch" : "per-vector"),
-                                    std::string(protocol::env_format) + "=" + std::string(format_name(v.fmt))};
+    std::vector<std::string> env = {
+        std::string(protocol::env_mode) + "=" + (mode == process_mode::batch ? "batch" : "per-vector"),
+        std::string(protocol::env_format) + "=" + std::string(format_name(v.fmt))};
     if (mode == process_mode::per_vector) {
         env.push_back(std::string(protocol::env_use_size) + "=" + (v.use_size ? "1" : "0"));
         env.push_back(std::string(protocol::env_use_type) + "=" + (v.use_type ? "1" : "0"));
@@ -370,7 +369,8 @@ public:
         } else if (end == pump_end::output_limit) {
             c.kill_and_reap();
             o.what = encode_outcome::kind::output_limit;
-            o.message = "more than " + std::to_string(limits_.max_output) + " bytes on stdout; the process group was killed";
+            o.message =
+                "more than " + std::to_string(limits_.max_output) + " bytes on stdout; the process group was killed";
         } else if (end == pump_end::failed) {
             c.kill_and_reap();
             o.what = encode_outcome::kind::harness_error;
@@ -393,7 +393,8 @@ public:
             } else {
                 o.what = encode_outcome::kind::refused;
                 o.message = first_line(o.stderr_text);
-                if (o.message.empty()) o.message = "exit status " + std::to_string(o.exit_status) + ", nothing on stderr";
+                if (o.message.empty())
+                    o.message = "exit status " + std::to_string(o.exit_status) + ", nothing on stderr";
             }
         }
         o.seconds = seconds_since(t0);
@@ -470,21 +471,27 @@ public:
             return o;
         };
         if (end == pump_end::timeout) {
-            return fail(encode_outcome::kind::timed_out, "no answer within " + per_vector_session::format_seconds(limits_.timeout_seconds) +
-                                                            "; the process group was killed");
+            return fail(encode_outcome::kind::timed_out,
+                        "no answer within " + per_vector_session::format_seconds(limits_.timeout_seconds) +
+                            "; the process group was killed");
         }
         if (end == pump_end::output_limit || (in.size() >= 5 && need - 5 > limits_.max_output)) {
-            return fail(encode_outcome::kind::output_limit, "an answer of more than " + std::to_string(limits_.max_output) +
-                                                               " bytes; the process group was killed");
+            return fail(encode_outcome::kind::output_limit, "an answer of more than " +
+                                                                std::to_string(limits_.max_output) +
+                                                                " bytes; the process group was killed");
         }
-        if (end == pump_end::failed) return fail(encode_outcome::kind::harness_error, std::string("poll failed: ") + std::strerror(errno));
+        if (end == pump_end::failed)
+            return fail(encode_outcome::kind::harness_error, std::string("poll failed: ") + std::strerror(errno));
         if (end == pump_end::stdout_closed) {
             child_->wait_exit(clock_type::now() + std::chrono::milliseconds(500));
             drain_stderr(*child_, o.stderr_text, limits_.max_stderr);
             std::string how;
-            if (child_->reaped() && WIFSIGNALED(child_->status())) how = "killed by " + signal_text(WTERMSIG(child_->status()));
-            else if (child_->reaped()) how = "exited with status " + std::to_string(WEXITSTATUS(child_->status()));
-            else how = "closed its stdout";
+            if (child_->reaped() && WIFSIGNALED(child_->status()))
+                how = "killed by " + signal_text(WTERMSIG(child_->status()));
+            else if (child_->reaped())
+                how = "exited with status " + std::to_string(WEXITSTATUS(child_->status()));
+            else
+                how = "closed its stdout";
             return fail(encode_outcome::kind::crashed,
                         how + " before a complete answer (" + std::to_string(in.size()) + " of " +
                             (in.size() >= 5 ? std::to_string(need) : std::string("at least 5")) + " bytes)");
@@ -509,7 +516,8 @@ public:
                 o.message.assign(payload.begin(), payload.end());
                 return o;
             default:
-                return fail(encode_outcome::kind::protocol_error, "answer status byte " + std::to_string(status) + " is not 0, 1 or 2");
+                return fail(encode_outcome::kind::protocol_error,
+                            "answer status byte " + std::to_string(status) + " is not 0, 1 or 2");
         }
     }
 
@@ -569,7 +577,9 @@ private:
 class linked_factory : public encoder_factory {
 public:
     explicit linked_factory(linked_encoder_info info) : info_(std::move(info)) {}
-    std::string describe() const override { return "linked:" + info_.name + " (" + info_.description + ", in-process)"; }
+    std::string describe() const override {
+        return "linked:" + info_.name + " (" + info_.description + ", in-process)";
+    }
     std::unique_ptr<encoder_session> open() override { return std::make_unique<linked_session>(info_.make()); }
 
 private:
@@ -600,15 +610,18 @@ std::vector<std::string> split_command(const std::string& command) {
     for (std::size_t i = 0; i < command.size(); ++i) {
         const char c = command[i];
         if (quote == '\'') {
-            if (c == '\'') quote = 0;
-            else word += c;
+            if (c == '\'')
+                quote = 0;
+            else
+                word += c;
             continue;
         }
         if (quote == '"') {
             if (c == '"') {
                 quote = 0;
             } else if (c == '\\' && i + 1 < command.size() &&
-                       (command[i + 1] == '"' || command[i + 1] == '\\' || command[i + 1] == '$' || command[i + 1] == '`')) {
+                       (command[i + 1] == '"' || command[i + 1] == '\\' || command[i + 1] == '$' ||
+                        command[i + 1] == '`')) {
                 word += command[++i];
             } else {
                 word += c;
@@ -657,9 +670,9 @@ std::unique_ptr<encoder_factory> make_linked_factory(const linked_encoder_info& 
 namespace protocol {
 
 std::string encode_request(const request& r) {
-    std::string payload = "id=" + r.id + "\nformat=" + std::string(format_name(r.fmt)) + "\nuse_size=" +
-                          (r.use_size ? "1" : "0") + "\nuse_type=" + (r.use_type ? "1" : "0") + "\nplain=" +
-                          (r.plain ? "1" : "0") + "\n\n" + r.value_text;
+    std::string payload = "id=" + r.id + "\nformat=" + std::string(format_name(r.fmt)) +
+                          "\nuse_size=" + (r.use_size ? "1" : "0") + "\nuse_type=" + (r.use_type ? "1" : "0") +
+                          "\nplain=" + (r.plain ? "1" : "0") + "\n\n" + r.value_text;
     std::string frame;
     frame.reserve(payload.size() + 4);
     put_u32(frame, static_cast<std::uint32_t>(payload.size()));

@@ -67,7 +67,9 @@ std::string counts_line(const run_summary& s) {
 }
 
 std::string verdict_line(const run_summary& s) {
-    std::string out = s.conforms() ? "CONFORMS" : s.unsupported == s.results.size() ? "NOTHING CHECKED" : "DOES NOT CONFORM";
+    std::string out = s.conforms()                        ? "CONFORMS"
+                      : s.unsupported == s.results.size() ? "NOTHING CHECKED"
+                                                          : "DOES NOT CONFORM";
     out += " at level " + std::string(level_name(s.options.level)) + ": " + std::to_string(s.failures) + " failing, " +
            std::to_string(s.expected_failures) + " expected failures, " + std::to_string(s.unexpected_passes) +
            " unexpected passes, " + std::to_string(s.unsupported) + " unsupported";
@@ -90,8 +92,9 @@ std::string indent(const std::string& text, const std::string& pad) {
 
 std::string text_report(const run_summary& s) {
     std::string out = "sinkcheck conform: " + std::string(format_name(s.options.fmt)) + ", level " +
-                      level_name(s.options.level) + "\nencoder: " + s.encoder_description + "\nvectors: " +
-                      std::to_string(s.results.size()) + " in " + seconds_text(s.seconds) + " s (" + rate_text(s) + ")\n\n";
+                      level_name(s.options.level) + "\nencoder: " + s.encoder_description +
+                      "\nvectors: " + std::to_string(s.results.size()) + " in " + seconds_text(s.seconds) + " s (" +
+                      rate_text(s) + ")\n\n";
     for (const vector_result& r : s.results) {
         if (!needs_detail(r)) continue;
         const test_vector& v = *r.vector;
@@ -99,11 +102,16 @@ std::string text_report(const run_summary& s) {
         if (!r.detail.empty()) out += "  " + r.detail + "\n";
         if (!r.difference.empty()) out += "  difference: " + r.difference + "\n";
         if (!r.expected_reason.empty()) out += "  listed because: " + r.expected_reason + "\n";
-        out += "  input: " + input_excerpt(v) + (v.use_size || v.use_type ? std::string("  options:") + (v.use_size ? " use_size" : "") + (v.use_type ? " use_type" : "") : "") + "\n";
+        out += "  input: " + input_excerpt(v) +
+               (v.use_size || v.use_type
+                    ? std::string("  options:") + (v.use_size ? " use_size" : "") + (v.use_type ? " use_type" : "")
+                    : "") +
+               "\n";
         out += "  rule: " + v.rule + "  [" + v.source + "]\n";
         out += "  at: " + v.file + ":" + std::to_string(v.line) + "\n";
         if (!r.diff_text.empty()) out += indent(r.diff_text, "  ");
-        if (!r.stderr_text.empty() && !r.success) out += "  stderr: " + indent(r.stderr_text.substr(0, 600), "    ").substr(4);
+        if (!r.stderr_text.empty() && !r.success)
+            out += "  stderr: " + indent(r.stderr_text.substr(0, 600), "    ").substr(4);
         out += "\n";
     }
     out += "summary: " + counts_line(s) + "\n";
@@ -158,8 +166,10 @@ std::string json_report(const run_summary& s) {
             e["rule"] = v.rule;
             e["source"] = v.source;
             e["location"] = v.file + ":" + std::to_string(v.line);
-            if (v.negative()) e["expected_error"] = v.error;
-            else e["expected_hex"] = capped_hex(v.expect, v.expect.size());
+            if (v.negative())
+                e["expected_error"] = v.error;
+            else
+                e["expected_hex"] = capped_hex(v.expect, v.expect.size());
             if (!r.actual.empty()) e["actual_hex"] = capped_hex(r.actual, r.actual_size);
             if (r.first_diff != static_cast<std::size_t>(-1)) e["first_difference"] = r.first_diff;
             if (!r.diff_text.empty()) e["diff"] = r.diff_text;
@@ -185,8 +195,10 @@ std::string xml(const std::string& s) {
             case '\'': out += "&#39;"; break;
             default:
                 // XML 1.0 forbids most control characters even as references.
-                if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') out += "?";
-                else out += ch;
+                if (c < 0x20 && c != '\n' && c != '\t' && c != '\r')
+                    out += "?";
+                else
+                    out += ch;
         }
     }
     return out;
@@ -196,9 +208,12 @@ std::string details_block(const vector_result& r) {
     const test_vector& v = *r.vector;
     std::string t = r.detail + "\n";
     if (!r.difference.empty()) t += "difference: " + r.difference + "\n";
-    t += "input: " + input_excerpt(v) + "\nrule: " + v.rule + " [" + v.source + "]\nat: " + v.file + ":" + std::to_string(v.line) + "\n";
-    if (v.negative()) t += "expected: refusal " + v.error + "\n";
-    else t += "expected: " + capped_hex(v.expect, v.expect.size()) + "\n";
+    t += "input: " + input_excerpt(v) + "\nrule: " + v.rule + " [" + v.source + "]\nat: " + v.file + ":" +
+         std::to_string(v.line) + "\n";
+    if (v.negative())
+        t += "expected: refusal " + v.error + "\n";
+    else
+        t += "expected: " + capped_hex(v.expect, v.expect.size()) + "\n";
     if (!r.actual.empty()) t += "actual:   " + capped_hex(r.actual, r.actual_size) + "\n";
     t += r.diff_text;
     if (!r.stderr_text.empty()) t += "stderr:\n" + r.stderr_text.substr(0, 2000) + "\n";
@@ -217,26 +232,31 @@ std::string junit_report(const run_summary& s) {
             body = "<skipped message=\"" + xml(r.detail) + "\"/>";
         } else if (r.expected_failure && !r.success) {
             ++skipped;
-            body = "<skipped message=\"expected failure: " + xml(r.expected_reason) + "\">" + xml(details_block(r)) + "</skipped>";
+            body = "<skipped message=\"expected failure: " + xml(r.expected_reason) + "\">" + xml(details_block(r)) +
+                   "</skipped>";
         } else if (r.expected_failure && r.success) {
             ++failures;
             body = "<failure message=\"listed as an expected failure but now passes\"/>";
-        } else if (!r.success && (r.verdict == result::crash || r.verdict == result::timeout || r.verdict == result::harness_error)) {
+        } else if (!r.success &&
+                   (r.verdict == result::crash || r.verdict == result::timeout || r.verdict == result::harness_error)) {
             ++errors;
-            body = "<error type=\"" + std::string(result_name(r.verdict)) + "\" message=\"" + xml(r.detail) + "\">" + xml(details_block(r)) + "</error>";
+            body = "<error type=\"" + std::string(result_name(r.verdict)) + "\" message=\"" + xml(r.detail) + "\">" +
+                   xml(details_block(r)) + "</error>";
         } else if (!r.success) {
             ++failures;
-            body = "<failure type=\"" + std::string(result_name(r.verdict)) + "\" message=\"" + xml(r.detail) + "\">" + xml(details_block(r)) + "</failure>";
+            body = "<failure type=\"" + std::string(result_name(r.verdict)) + "\" message=\"" + xml(r.detail) + "\">" +
+                   xml(details_block(r)) + "</failure>";
         }
-        cases += "    <testcase classname=\"" + xml(v.id.substr(0, slash == std::string::npos ? 0 : slash)) + "\" name=\"" +
-                 xml(v.id) + "\" time=\"" + seconds_text(r.seconds) + "\">" + body + "</testcase>\n";
+        cases += "    <testcase classname=\"" + xml(v.id.substr(0, slash == std::string::npos ? 0 : slash)) +
+                 "\" name=\"" + xml(v.id) + "\" time=\"" + seconds_text(r.seconds) + "\">" + body + "</testcase>\n";
     }
-    const std::string name = "sinkcheck-conform." + std::string(format_name(s.options.fmt)) + "." + level_name(s.options.level);
+    const std::string name =
+        "sinkcheck-conform." + std::string(format_name(s.options.fmt)) + "." + level_name(s.options.level);
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"" + name + "\" tests=\"" +
-           std::to_string(s.results.size()) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
-           "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + seconds_text(s.seconds) + "\">\n    <properties>\n" +
-           "      <property name=\"encoder\" value=\"" + xml(s.encoder_description) + "\"/>\n    </properties>\n" + cases +
-           "  </testsuite>\n</testsuites>\n";
+           std::to_string(s.results.size()) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"" +
+           std::to_string(errors) + "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + seconds_text(s.seconds) +
+           "\">\n    <properties>\n" + "      <property name=\"encoder\" value=\"" + xml(s.encoder_description) +
+           "\"/>\n    </properties>\n" + cases + "  </testsuite>\n</testsuites>\n";
 }
 
 // ---- tap --------------------------------------------------------------------------------------
@@ -255,11 +275,13 @@ std::string tap_report(const run_summary& s) {
         } else if (r.expected_failure) {
             line = "not ok " + std::to_string(n) + " - " + v.id + " (listed as an expected failure, now passes)";
         } else {
-            line = std::string(r.success ? "ok " : "not ok ") + std::to_string(n) + " - " + v.id + " (" + result_name(r.verdict) + ")";
+            line = std::string(r.success ? "ok " : "not ok ") + std::to_string(n) + " - " + v.id + " (" +
+                   result_name(r.verdict) + ")";
         }
         out += line + "\n";
         if (!r.success && r.verdict != result::unsupported) {
-            out += "  ---\n  result: " + std::string(result_name(r.verdict)) + "\n  message: |\n" + indent(details_block(r), "    ") + "  ...\n";
+            out += "  ---\n  result: " + std::string(result_name(r.verdict)) + "\n  message: |\n" +
+                   indent(details_block(r), "    ") + "  ...\n";
         }
     }
     out += "# " + counts_line(s) + "\n# " + verdict_line(s) + "\n";
@@ -285,18 +307,20 @@ const char* result_color(result r) {
 std::string html_report(const run_summary& s) {
     std::string out =
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>sinkcheck conform: " +
-        std::string(format_name(s.options.fmt)) + "</title>\n<style>\n"
+        std::string(format_name(s.options.fmt)) +
+        "</title>\n<style>\n"
         "body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}\n"
         "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:2px 6px}\n"
         "th{background:#f4f4f4;position:sticky;top:0}td.id{font-family:monospace;white-space:nowrap}\n"
         "td.mark{text-align:center;font-weight:bold;color:#fff}\n"
         "pre{background:#f8f8f8;border:1px solid #e4e4e4;padding:6px;overflow-x:auto;font-size:12px;margin:2px 0}\n"
         "details summary{cursor:pointer}.bad{background:#fff0f0}.xfail{background:#fffbe6}\n"
-        "</style></head><body>\n<h1>sinkcheck conform: " + std::string(format_name(s.options.fmt)) + ", level " +
-        level_name(s.options.level) + "</h1>\n<p>Encoder: <code>" + xml(s.encoder_description) + "</code><br>" +
-        std::to_string(s.results.size()) + " vectors in " + seconds_text(s.seconds) + " s. <strong>" + xml(verdict_line(s)) +
-        "</strong></p>\n<table><tr>";
-    for (result r : all_results) out += "<th style=\"color:" + std::string(result_color(r)) + "\">" + result_name(r) + "</th>";
+        "</style></head><body>\n<h1>sinkcheck conform: " +
+        std::string(format_name(s.options.fmt)) + ", level " + level_name(s.options.level) +
+        "</h1>\n<p>Encoder: <code>" + xml(s.encoder_description) + "</code><br>" + std::to_string(s.results.size()) +
+        " vectors in " + seconds_text(s.seconds) + " s. <strong>" + xml(verdict_line(s)) + "</strong></p>\n<table><tr>";
+    for (result r : all_results)
+        out += "<th style=\"color:" + std::string(result_color(r)) + "\">" + result_name(r) + "</th>";
     out += "</tr><tr>";
     for (result r : all_results) out += "<td style=\"text-align:center\">" + std::to_string(s.counts[at(r)]) + "</td>";
     out += "</tr></table>\n";
@@ -311,16 +335,20 @@ std::string html_report(const run_summary& s) {
     out += "<th>details</th></tr>\n";
     for (const vector_result& r : s.results) {
         const test_vector& v = *r.vector;
-        const char* cls = r.expected_failure ? " class=\"xfail\"" : (!r.success && r.verdict != result::unsupported) ? " class=\"bad\"" : "";
+        const char* cls = r.expected_failure                                 ? " class=\"xfail\""
+                          : (!r.success && r.verdict != result::unsupported) ? " class=\"bad\""
+                                                                             : "";
         out += "<tr" + std::string(cls) + "><td class=\"id\">" + xml(v.id) + "</td>";
         for (result c : all_results) {
-            if (c == r.verdict) out += "<td class=\"mark\" style=\"background:" + std::string(result_color(c)) + "\">&#9679;</td>";
-            else out += "<td></td>";
+            if (c == r.verdict)
+                out += "<td class=\"mark\" style=\"background:" + std::string(result_color(c)) + "\">&#9679;</td>";
+            else
+                out += "<td></td>";
         }
         out += "<td>";
         if (needs_detail(r)) {
-            out += "<details><summary>" + xml(verdict_text(r)) + ": " + xml(r.detail.substr(0, 120)) + "</summary><pre>" +
-                   xml(details_block(r)) + "</pre></details>";
+            out += "<details><summary>" + xml(verdict_text(r)) + ": " + xml(r.detail.substr(0, 120)) +
+                   "</summary><pre>" + xml(details_block(r)) + "</pre></details>";
         }
         out += "</td></tr>\n";
     }

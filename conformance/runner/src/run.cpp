@@ -123,8 +123,8 @@ std::string difference_class(const test_vector& v, const decoded& expect, const 
         return "head width";
     }
     auto is_float = [&](const std::string& t) {
-        return has(t, "float") || has(t, "double ") || has(t, "binary32") || has(t, "binary64") || t == "+0.0" || t == "-1.0" ||
-               t == "+1.0";
+        return has(t, "float") || has(t, "double ") || has(t, "binary32") || has(t, "binary64") || t == "+0.0" ||
+               t == "-1.0" || t == "+1.0";
     };
     auto is_int = [&](const std::string& t) {
         return has(t, "unsigned ") || has(t, "negative ") || has(t, "fixint") || has(t, "uint ") || has(t, "int ") ||
@@ -166,15 +166,30 @@ vector_result classify(const test_vector& v, run_level level, const encode_outco
     r.actual_size = o.bytes.size();
     using k = encode_outcome::kind;
     switch (o.what) {
-        case k::crashed: r.verdict = result::crash; r.detail = o.message; return r;
-        case k::timed_out: r.verdict = result::timeout; r.detail = o.message; return r;
+        case k::crashed:
+            r.verdict = result::crash;
+            r.detail = o.message;
+            return r;
+        case k::timed_out:
+            r.verdict = result::timeout;
+            r.detail = o.message;
+            return r;
         case k::unsupported:
             r.verdict = result::unsupported;
             r.detail = "declared unsupported" + (o.message.empty() ? std::string() : ": " + o.message);
             return r;
-        case k::harness_error: r.verdict = result::harness_error; r.detail = o.message; return r;
-        case k::output_limit: r.verdict = result::fail; r.detail = "output flood: " + o.message; return r;
-        case k::protocol_error: r.verdict = result::fail; r.detail = "protocol violation: " + o.message; return r;
+        case k::harness_error:
+            r.verdict = result::harness_error;
+            r.detail = o.message;
+            return r;
+        case k::output_limit:
+            r.verdict = result::fail;
+            r.detail = "output flood: " + o.message;
+            return r;
+        case k::protocol_error:
+            r.verdict = result::fail;
+            r.detail = "protocol violation: " + o.message;
+            return r;
         case k::refused:
             if (!v.negative()) {
                 r.verdict = result::fail;
@@ -221,8 +236,8 @@ vector_result classify(const test_vector& v, run_level level, const encode_outco
         if (o.bytes == v.alternatives[i]) {
             r.verdict = result::pass_equivalent;
             r.success = !r.strict;
-            r.detail = "matches listed alternative " + std::to_string(i + 1) + " (differs from the expected bytes at byte " +
-                       std::to_string(at) + ")";
+            r.detail = "matches listed alternative " + std::to_string(i + 1) +
+                       " (differs from the expected bytes at byte " + std::to_string(at) + ")";
             r.difference = difference_class(v, de, da);
             return r;
         }
@@ -241,7 +256,8 @@ vector_result classify(const test_vector& v, run_level level, const encode_outco
         r.detail = "differs at byte " + std::to_string(at) + "; the output does not decode: " + va.how;
         r.difference = "malformed output";
     } else {
-        r.detail = "differs at byte " + std::to_string(at) + " and decodes to a different value: " + render_value(va.value, 120);
+        r.detail = "differs at byte " + std::to_string(at) +
+                   " and decodes to a different value: " + render_value(va.value, 120);
         // Only the classes that change a value describe a difference of value.
         r.difference = difference_class(v, de, da);
         if (r.difference != "integer packing of whole doubles" && r.difference != "integer beyond 64 bits") {
@@ -267,7 +283,8 @@ struct expected_entry {
     std::size_t line;
 };
 
-std::map<std::string, expected_entry> load_expected_failures(const std::string& path, const std::set<std::string>& ids) {
+std::map<std::string, expected_entry> load_expected_failures(const std::string& path,
+                                                             const std::set<std::string>& ids) {
     std::ifstream in(path);
     if (!in) throw conform_error(path + ": cannot open the expected-failures file");
     std::map<std::string, expected_entry> out;
@@ -289,10 +306,12 @@ std::map<std::string, expected_entry> load_expected_failures(const std::string& 
         trim(reason);
         if (line.empty()) continue;
         if (line.find_first_of(" \t") != std::string::npos) {
-            throw conform_error(path + ":" + std::to_string(n) + ": one vector id per line, then an optional '# reason'");
+            throw conform_error(path + ":" + std::to_string(n) +
+                                ": one vector id per line, then an optional '# reason'");
         }
         if (ids.count(line) == 0) {
-            throw conform_error(path + ":" + std::to_string(n) + ": no vector of this format has the id '" + line + "'");
+            throw conform_error(path + ":" + std::to_string(n) + ": no vector of this format has the id '" + line +
+                                "'");
         }
         if (!out.emplace(line, expected_entry{reason, n}).second) {
             throw conform_error(path + ":" + std::to_string(n) + ": '" + line + "' is listed twice");
@@ -340,7 +359,8 @@ run_summary run_conformance(const conform_options& options, encoder_factory& fac
 
     s.results.resize(s.vectors.size());
     std::atomic<std::size_t> next{0};
-    const unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(std::max<std::size_t>(1, s.vectors.size()))));
+    const unsigned jobs = std::max(
+        1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(std::max<std::size_t>(1, s.vectors.size()))));
     auto work = [&]() {
         std::unique_ptr<encoder_session> session = factory.open();
         for (;;) {
@@ -378,8 +398,10 @@ run_summary run_conformance(const conform_options& options, encoder_factory& fac
         if (r.verdict == result::unsupported) {
             ++s.unsupported;
         } else if (r.expected_failure) {
-            if (r.success) ++s.unexpected_passes;
-            else ++s.expected_failures;
+            if (r.success)
+                ++s.unexpected_passes;
+            else
+                ++s.expected_failures;
         } else if (!r.success) {
             ++s.failures;
         }
@@ -433,9 +455,9 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
     conform_options o;
     bool have_format = false;
     bool have_encoder = false;
-    static const std::set<std::string> with_value = {"--format", "--encoder", "--mode", "--level", "--filter", "--jobs",
-                                                     "--timeout", "--max-output", "--expected-failures", "--report",
-                                                     "--output", "--corpus"};
+    static const std::set<std::string> with_value = {
+        "--format",     "--encoder",           "--mode",   "--level",  "--filter", "--jobs", "--timeout",
+        "--max-output", "--expected-failures", "--report", "--output", "--corpus"};
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string name = args[i];
         std::string value;
@@ -461,9 +483,12 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
             o.encoder = value;
             have_encoder = true;
         } else if (name == "--mode") {
-            if (value == "per-vector") o.mode = process_mode::per_vector;
-            else if (value == "batch") o.mode = process_mode::batch;
-            else throw conform_error("--mode is per-vector or batch");
+            if (value == "per-vector")
+                o.mode = process_mode::per_vector;
+            else if (value == "batch")
+                o.mode = process_mode::batch;
+            else
+                throw conform_error("--mode is per-vector or batch");
         } else if (name == "--level") {
             if (!parse_level(value, o.level)) throw conform_error("--level is exact, canonical or equivalent");
         } else if (name == "--filter") {
@@ -478,8 +503,10 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
         } else if (name == "--expected-failures") {
             o.expected_failures = value;
         } else if (name == "--report") {
-            static const std::map<std::string, report_kind> kinds = {{"text", report_kind::text}, {"json", report_kind::json},
-                                                                     {"junit", report_kind::junit}, {"tap", report_kind::tap},
+            static const std::map<std::string, report_kind> kinds = {{"text", report_kind::text},
+                                                                     {"json", report_kind::json},
+                                                                     {"junit", report_kind::junit},
+                                                                     {"tap", report_kind::tap},
                                                                      {"html", report_kind::html}};
             const auto it = kinds.find(value);
             if (it == kinds.end()) throw conform_error("--report is text, json, junit, tap or html");
@@ -539,8 +566,10 @@ int run_conform_command(const std::vector<std::string>& args) {
                 std::fprintf(stderr, "sinkcheck conform: cannot write %s\n", o.output.c_str());
                 return 2;
             }
-            std::fprintf(stderr, "%s: %zu vectors, %zu failing, %zu expected failures, %zu unexpected passes, %zu unsupported\n",
-                         o.output.c_str(), s.results.size(), s.failures, s.expected_failures, s.unexpected_passes, s.unsupported);
+            std::fprintf(
+                stderr, "%s: %zu vectors, %zu failing, %zu expected failures, %zu unexpected passes, %zu unsupported\n",
+                o.output.c_str(), s.results.size(), s.failures, s.expected_failures, s.unexpected_passes,
+                s.unsupported);
         }
         return s.conforms() ? 0 : 1;
     } catch (const conform_error& e) {

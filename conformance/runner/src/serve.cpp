@@ -71,7 +71,8 @@ int serve_batch(const serve_function& encode) {
             s = encode(r);
         }
         std::string frame;
-        const std::string& body = s.what == served::kind::encoded ? std::string(s.bytes.begin(), s.bytes.end()) : s.message;
+        const std::string& body =
+            s.what == served::kind::encoded ? std::string(s.bytes.begin(), s.bytes.end()) : s.message;
         frame += static_cast<char>(s.what == served::kind::encoded   ? protocol::status_encoded
                                    : s.what == served::kind::refused ? protocol::status_refused
                                                                      : protocol::status_unsupported);
@@ -97,16 +98,16 @@ int serve_one(const serve_function& encode) {
     char buf[65536];
     for (;;) {
         const ssize_t k = ::read(0, buf, sizeof buf);
-        if (k > 0) r.value_text.append(buf, static_cast<std::size_t>(k));
-        else if (k == 0 || errno != EINTR) break;
+        if (k > 0)
+            r.value_text.append(buf, static_cast<std::size_t>(k));
+        else if (k == 0 || errno != EINTR)
+            break;
     }
     const served s = encode(r);
     switch (s.what) {
         case served::kind::encoded:
             return write_all(1, reinterpret_cast<const char*>(s.bytes.data()), s.bytes.size()) ? 0 : 2;
-        case served::kind::refused:
-            std::fprintf(stderr, "%s\n", s.message.c_str());
-            return 1;
+        case served::kind::refused: std::fprintf(stderr, "%s\n", s.message.c_str()); return 1;
         case served::kind::unsupported:
             std::fprintf(stderr, "%s\n", s.message.c_str());
             return protocol::exit_unsupported;

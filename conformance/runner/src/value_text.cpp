@@ -94,9 +94,7 @@ private:
     };
 
     [[noreturn]] void fail(const std::string& message) const { throw notation_error(message, i_); }
-    [[noreturn]] void fail_at(const std::string& message, std::size_t at) const {
-        throw notation_error(message, at);
-    }
+    [[noreturn]] void fail_at(const std::string& message, std::size_t at) const { throw notation_error(message, at); }
 
     char peek() const noexcept { return i_ < s_.size() ? s_[i_] : '\0'; }
 
@@ -243,8 +241,7 @@ private:
         out_.wire.resize(f.wire_body);
         char digits[32];
         for (std::uint64_t k = 0; k < n; ++k) {
-            std::snprintf(digits, sizeof digits, "%0*llu", static_cast<int>(width),
-                          static_cast<unsigned long long>(k));
+            std::snprintf(digits, sizeof digits, "%0*llu", static_cast<int>(width), static_cast<unsigned long long>(k));
             o.emplace_hint(o.end(), f.key + digits, unit);  // keys come in ascending order
             if (k != 0) {
                 out_.wire += ',';
@@ -490,7 +487,8 @@ private:
                     if (cp >= 0xD800 && cp <= 0xDBFF) {
                         if (!take("\\u")) fail("high surrogate without a low surrogate (write the bytes with \\x)");
                         const std::uint32_t lo = unicode_escape();
-                        if (lo < 0xDC00 || lo > 0xDFFF) fail("high surrogate without a low surrogate (write the bytes with \\x)");
+                        if (lo < 0xDC00 || lo > 0xDFFF)
+                            fail("high surrogate without a low surrogate (write the bytes with \\x)");
                         cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                     } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
                         fail("lone low surrogate (write the bytes with \\x)");
@@ -498,8 +496,7 @@ private:
                     append_utf8(out, cp);
                     break;
                 }
-                default:
-                    fail_at("unknown escape in a string", i_ - 2);
+                default: fail_at("unknown escape in a string", i_ - 2);
             }
         }
     }
@@ -627,9 +624,7 @@ void render_scalar(std::string& out, const json& j) {
 
 }  // namespace
 
-parsed_value parse_value(std::string_view text, const parse_limits& limits) {
-    return parser(text, limits).run();
-}
+parsed_value parse_value(std::string_view text, const parse_limits& limits) { return parser(text, limits).run(); }
 
 std::string render_value(const nlohmann::json& value, std::size_t max_bytes) {
     struct level {

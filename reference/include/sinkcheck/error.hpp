@@ -65,27 +65,25 @@ public:
 /// A number, length or subtype is outside what the format can hold.
 class out_of_range : public encode_error {
 public:
-    out_of_range(int id, std::string message)
-        : encode_error("out_of_range", id, std::move(message)) {}
+    out_of_range(int id, std::string message) : encode_error("out_of_range", id, std::move(message)) {}
 };
 
 /// Error ids that sinkcheck adds where nlohmann 3.11.2 has none (it writes corrupt bytes).
 namespace error_id {
-inline constexpr int invalid_utf8 = 316;          // same id as 3.11.2's dump() uses
-inline constexpr int bson_top_level = 317;        // 3.11.2
-inline constexpr int unsigned_too_large = 407;    // 3.11.2 (BSON), PR #2998 (BON8)
-inline constexpr int bson_key_nul = 409;          // 3.11.2
-inline constexpr int discarded_value = 901;       // sinkcheck: discarded has no encoding
-inline constexpr int subtype_too_large = 902;     // sinkcheck: binary subtype does not fit
-inline constexpr int length_too_large = 903;      // sinkcheck: length field would overflow
-inline constexpr int bson_old_binary = 904;       // sinkcheck: BSON subtype 2 data lacks its int32 length
+inline constexpr int invalid_utf8 = 316;        // same id as 3.11.2's dump() uses
+inline constexpr int bson_top_level = 317;      // 3.11.2
+inline constexpr int unsigned_too_large = 407;  // 3.11.2 (BSON), PR #2998 (BON8)
+inline constexpr int bson_key_nul = 409;        // 3.11.2
+inline constexpr int discarded_value = 901;     // sinkcheck: discarded has no encoding
+inline constexpr int subtype_too_large = 902;   // sinkcheck: binary subtype does not fit
+inline constexpr int length_too_large = 903;    // sinkcheck: length field would overflow
+inline constexpr int bson_old_binary = 904;     // sinkcheck: BSON subtype 2 data lacks its int32 length
 }  // namespace error_id
 
 /// A sink could not take a write (fixed span full, stream failed, injected fault).
 class sink_error : public std::runtime_error {
 public:
-    sink_error(const std::string& message, std::size_t position)
-        : std::runtime_error(message), position_(position) {}
+    sink_error(const std::string& message, std::size_t position) : std::runtime_error(message), position_(position) {}
     /// Bytes successfully written before the failing write.
     std::size_t position() const noexcept { return position_; }
 
@@ -98,10 +96,11 @@ class sink_overflow : public sink_error {
 public:
     sink_overflow(std::size_t position, std::size_t capacity, std::size_t requested)
         : sink_error("sink overflow: a write of " + std::to_string(requested) + " bytes at byte " +
-                         std::to_string(position) + " does not fit a capacity of " +
-                         std::to_string(capacity) + " bytes",
+                         std::to_string(position) + " does not fit a capacity of " + std::to_string(capacity) +
+                         " bytes",
                      position),
-          capacity_(capacity), requested_(requested) {}
+          capacity_(capacity),
+          requested_(requested) {}
     std::size_t capacity() const noexcept { return capacity_; }
     std::size_t requested() const noexcept { return requested_; }
 
@@ -114,8 +113,7 @@ private:
 class decode_error : public std::runtime_error {
 public:
     decode_error(const std::string& message, std::size_t offset)
-        : std::runtime_error("byte " + std::to_string(offset) + ": " + message),
-          offset_(offset), message_(message) {}
+        : std::runtime_error("byte " + std::to_string(offset) + ": " + message), offset_(offset), message_(message) {}
     std::size_t offset() const noexcept { return offset_; }
     const std::string& message() const noexcept { return message_; }
 

@@ -15,8 +15,8 @@ namespace sinkcheck {
 
 enum class format { cbor, msgpack, ubjson, bjdata, bson, bon8 };
 
-inline constexpr std::array<format, 6> all_formats = {
-    format::cbor, format::msgpack, format::ubjson, format::bjdata, format::bson, format::bon8};
+inline constexpr std::array<format, 6> all_formats = {format::cbor,   format::msgpack, format::ubjson,
+                                                      format::bjdata, format::bson,    format::bon8};
 
 inline constexpr std::string_view format_name(format f) noexcept {
     switch (f) {

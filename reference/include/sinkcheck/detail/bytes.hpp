@@ -14,9 +14,10 @@ namespace sinkcheck::detail {
 
 /// The unsigned integer as wide as T.
 template <class T>
-using uint_of = std::conditional_t<sizeof(T) == 1, std::uint8_t,
-                std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+using uint_of =
+    std::conditional_t<sizeof(T) == 1, std::uint8_t,
+                       std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                          std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
 
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
     (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)

@@ -109,24 +109,27 @@ inline std::size_t utf8_invalid_at(const char* data, std::size_t n) noexcept {
     return all_ascii(p, n) ? utf8_valid : utf8_scan(p, n);
 }
 
-inline std::size_t utf8_invalid_at(const std::string& s) noexcept {
+/// The same for a string of any type with data() and size(): the encoders pass Json::string_t,
+/// which need not be std::string, and must check the bytes they write, not those of a base class.
+template <class String>
+inline std::size_t utf8_invalid_at(const String& s) noexcept {
     return utf8_invalid_at(s.data(), s.size());
 }
 
-/// The type_error.316 for byte `at` of s; out of line, so that require_utf8 inlines.
-[[noreturn, gnu::noinline, gnu::cold]] inline void throw_invalid_utf8(const std::string& s, std::size_t at,
-                                                                     const char* what) {
+/// The type_error.316 for byte b at index `at`; out of line, so that require_utf8 inlines.
+[[noreturn, gnu::noinline, gnu::cold]] inline void throw_invalid_utf8(std::uint8_t b, std::size_t at,
+                                                                      const char* what) {
     static const char hex[] = "0123456789ABCDEF";
-    const auto b = static_cast<std::uint8_t>(s[at]);
-    throw type_error(316, std::string("invalid UTF-8 byte at index ") + std::to_string(at) + ": 0x" +
-                              hex[b >> 4] + hex[b & 15] + " in " + what);
+    throw type_error(316, std::string("invalid UTF-8 byte at index ") + std::to_string(at) + ": 0x" + hex[b >> 4] +
+                              hex[b & 15] + " in " + what);
 }
 
 /// Throws type_error.316 naming the offending byte when s is not valid UTF-8.
-inline void require_utf8(const std::string& s, const char* what = "string") {
-    const std::size_t at = utf8_invalid_at(s);
+template <class String>
+inline void require_utf8(const String& s, const char* what = "string") {
+    const std::size_t at = utf8_invalid_at(s.data(), s.size());
     if (at != utf8_valid) {
-        throw_invalid_utf8(s, at, what);
+        throw_invalid_utf8(static_cast<std::uint8_t>(s.data()[at]), at, what);
     }
 }
 

@@ -173,8 +173,7 @@ private:
     /// Writes f's remaining children; true when all are written, false when one of them pushed
     /// a frame (which may have moved f: the caller must take the top afresh).
     template <bool Marks, class Iterator, class Handler>
-    bool children(frame_type& f, Iterator& it, const Iterator end, Handler& handler,
-                  std::vector<value_mark>* marks) {
+    bool children(frame_type& f, Iterator& it, const Iterator end, Handler& handler, std::vector<value_mark>* marks) {
         while (it != end) {
             const Json* child;
             if constexpr (std::is_same_v<Iterator, typename frame_type::object_t::const_iterator>) {

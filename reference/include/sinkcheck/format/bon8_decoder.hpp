@@ -92,9 +92,7 @@ private:
                std::to_string(top.start);
     }
 
-    [[noreturn]] void truncated(const std::string& what) const {
-        fail("input ends in " + what + inside(), size_);
-    }
+    [[noreturn]] void truncated(const std::string& what) const { fail("input ends in " + what + inside(), size_); }
 
     std::uint8_t peek(const char* what) const {
         if (pos_ >= size_) {
@@ -225,8 +223,8 @@ private:
         if (top.has_key) {
             fail("end-of-container marker 0xfe where the value of key \"" + top.key + "\" is due" + inside(), at);
         }
-        fail("end-of-container marker 0xfe" + inside() + ", which has a count (" +
-                 std::to_string(top.remaining) + " more expected)",
+        fail("end-of-container marker 0xfe" + inside() + ", which has a count (" + std::to_string(top.remaining) +
+                 " more expected)",
              at);
     }
 

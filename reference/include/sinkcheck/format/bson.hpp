@@ -56,9 +56,9 @@ struct bson_sink_has_seek<Sink, std::void_t<decltype(std::declval<Sink&>().seek(
 /// (nlohmann 3.11.2 quirk: it casts the size_t silently and writes a wrong, often negative, length).
 inline void bson_require_length(std::uint64_t length, const char* what) {
     if (length > bson_max_length) {
-        throw out_of_range(error_id::length_too_large,
-                           std::string("BSON ") + what + " length " + std::to_string(length) +
-                               " does not fit its int32 length field");
+        throw out_of_range(
+            error_id::length_too_large,
+            std::string("BSON ") + what + " length " + std::to_string(length) + " does not fit its int32 length field");
     }
 }
 
@@ -89,7 +89,7 @@ public:
     std::size_t element_header_size() const noexcept { return size_ + 2; }
 
 private:
-    char digits_[24];
+    char digits_[24]{};
     const char* data_;
     std::size_t size_;
 };
@@ -136,9 +136,8 @@ void bson_check_value(const Json& j) {
             bson_require_length(b.size(), "binary");
             if (b.has_subtype() && b.subtype() > 0xff) {
                 // nlohmann 3.11.2 quirk: writes the subtype's low byte, so 256 reads back as 0
-                throw out_of_range(error_id::subtype_too_large,
-                                   "BSON binary subtype " + std::to_string(b.subtype()) +
-                                       " does not fit the one-byte subtype field");
+                throw out_of_range(error_id::subtype_too_large, "BSON binary subtype " + std::to_string(b.subtype()) +
+                                                                    " does not fit the one-byte subtype field");
             }
             if (b.has_subtype() && b.subtype() == bson_old_binary_subtype && !bson_old_binary_framed(b)) {
                 // 3.11.2 writes the bytes as they are; libbson and pymongo reject the document
@@ -397,8 +396,7 @@ inline const char* bson_divergence_id(int error) noexcept {
 
 inline type_error bson_top_level_error(const char* type_name) {
     type_error e(error_id::bson_top_level,
-                 std::string("a BSON message is a document: the top-level value must be an object, not ") +
-                     type_name);
+                 std::string("a BSON message is a document: the top-level value must be an object, not ") + type_name);
     e.set_pointer("");
     return e;
 }

@@ -84,7 +84,7 @@ public:
             case Json::value_t::null: sink_.write(std::uint8_t{0xf6}); return;
             case Json::value_t::boolean:
                 sink_.write(*j.template get_ptr<const typename Json::boolean_t*>() ? std::uint8_t{0xf5}
-                                                                                  : std::uint8_t{0xf4});
+                                                                                   : std::uint8_t{0xf4});
                 return;
             case Json::value_t::number_integer: {
                 const auto v = *j.template get_ptr<const typename Json::number_integer_t*>();
@@ -199,8 +199,8 @@ const char* cbor_divergence(const Json& j, const encode_options& = {}) {
     const char* id = nullptr;
     detail::any_node(j, [&id](const Json& node, const typename Json::string_t* key) {
         if ((key != nullptr && detail::utf8_invalid_at(*key) != detail::utf8_valid) ||
-            (node.is_string() && detail::utf8_invalid_at(node.template get_ref<const typename Json::string_t&>()) !=
-                                     detail::utf8_valid)) {
+            (node.is_string() &&
+             detail::utf8_invalid_at(node.template get_ref<const typename Json::string_t&>()) != detail::utf8_valid)) {
             id = "invalid-utf8";
         } else if (node.is_discarded()) {
             id = "discarded-value";

@@ -42,9 +42,8 @@ inline constexpr msgpack_family msgpack_ext{0, 0, 0xc7, 0xc8, 0xc9, "ext"};
 /// payload (msgpack-length-overflow); out of line, so the length ladder stays small enough to
 /// inline.
 [[noreturn]] inline void msgpack_length_overflow(const msgpack_family& f, std::uint64_t n) {
-    throw out_of_range(error_id::length_too_large,
-                       std::string("MessagePack ") + f.name + " length " + std::to_string(n) +
-                           " does not fit the 32-bit length field");
+    throw out_of_range(error_id::length_too_large, std::string("MessagePack ") + f.name + " length " +
+                                                       std::to_string(n) + " does not fit the 32-bit length field");
 }
 
 /// Stores the shortest head of family f for length n at out; returns its length. A length that
@@ -99,7 +98,7 @@ public:
             case Json::value_t::null: sink_.write(std::uint8_t{0xc0}); return;
             case Json::value_t::boolean:
                 sink_.write(*j.template get_ptr<const typename Json::boolean_t*>() ? std::uint8_t{0xc3}
-                                                                                  : std::uint8_t{0xc2});
+                                                                                   : std::uint8_t{0xc2});
                 return;
             case Json::value_t::number_integer: {
                 const auto v = *j.template get_ptr<const typename Json::number_integer_t*>();
@@ -216,9 +215,8 @@ private:
             // bits of any subtype; 128..255 come out as -128..-1 and read back as 128..255, but
             // 256 and up lose bits (msgpack-ext-subtype-truncated), so they throw.
             if (b.subtype() > 0xff) {
-                throw out_of_range(error_id::subtype_too_large,
-                                   "binary subtype " + std::to_string(b.subtype()) +
-                                       " does not fit MessagePack's 8-bit ext type");
+                throw out_of_range(error_id::subtype_too_large, "binary subtype " + std::to_string(b.subtype()) +
+                                                                    " does not fit MessagePack's 8-bit ext type");
             }
             if (const std::uint8_t fixext = msgpack_fixext(b.size()); fixext != 0) {
                 buf[n++] = fixext;
@@ -260,9 +258,10 @@ const char* msgpack_divergence(const Json& j, const encode_options& = {}) {
         const auto invalid_text = [](const typename Json::string_t& s) {
             return detail::utf8_invalid_at(s) != detail::utf8_valid;
         };
+        const bool container = node.is_array() || node.is_object();
         if (key != nullptr && invalid_text(*key)) {
             id = "invalid-utf8";
-        } else if (key != nullptr && key->size() > max_length) {
+        } else if ((key != nullptr && key->size() > max_length) || (container && node.size() > max_length)) {
             id = "msgpack-length-overflow";
         } else if (node.is_string()) {
             const auto& s = node.template get_ref<const typename Json::string_t&>();
@@ -270,10 +269,8 @@ const char* msgpack_divergence(const Json& j, const encode_options& = {}) {
         } else if (node.is_binary()) {
             const auto& b = node.get_binary();
             id = b.has_subtype() && b.subtype() > 0xff ? "msgpack-ext-subtype-truncated"
-                 : b.size() > max_length              ? "msgpack-length-overflow"
-                                                      : nullptr;
-        } else if ((node.is_array() || node.is_object()) && node.size() > max_length) {
-            id = "msgpack-length-overflow";
+                 : b.size() > max_length               ? "msgpack-length-overflow"
+                                                       : nullptr;
         } else if (node.is_discarded()) {
             id = "discarded-value";
         }

@@ -54,9 +54,14 @@ constexpr std::uint8_t ubjson_signed_marker(std::int64_t n) noexcept {
 /// Payload width in bytes of integer marker m (C: a char, one byte).
 constexpr std::size_t ubjson_width(std::uint8_t m) noexcept {
     switch (m) {
-        case 'i': case 'U': case 'C': return 1;
-        case 'I': case 'u': return 2;
-        case 'l': case 'm': case 'd': return 4;
+        case 'i':
+        case 'U':
+        case 'C': return 1;
+        case 'I':
+        case 'u': return 2;
+        case 'l':
+        case 'm':
+        case 'd': return 4;
         default: return 8;
     }
 }
@@ -120,8 +125,8 @@ inline std::size_t ubjson_store_length(std::uint8_t* out, std::uint64_t n) noexc
 /// Stores a container header: the opening marker (0: omitted because the parent's '$' says
 /// it), '$' and the element type (0: none), '#' and the count when counted. At most 27 bytes.
 template <bool BJData>
-inline std::size_t ubjson_store_header(std::uint8_t* out, std::uint8_t open, std::uint8_t type,
-                                       bool counted, std::uint64_t count) noexcept {
+inline std::size_t ubjson_store_header(std::uint8_t* out, std::uint8_t open, std::uint8_t type, bool counted,
+                                       std::uint64_t count) noexcept {
     std::size_t n = 0;
     if (open != 0) {
         out[n++] = open;
@@ -144,8 +149,7 @@ template <bool BJData, class Json>
 std::uint8_t ubjson_marker(const Json& j) noexcept {
     switch (j.type()) {
         case Json::value_t::null: return 'Z';
-        case Json::value_t::boolean:
-            return *j.template get_ptr<const typename Json::boolean_t*>() ? 'T' : 'F';
+        case Json::value_t::boolean: return *j.template get_ptr<const typename Json::boolean_t*>() ? 'T' : 'F';
         case Json::value_t::number_integer:
             return ubjson_signed_marker<BJData>(*j.template get_ptr<const typename Json::number_integer_t*>());
         case Json::value_t::number_unsigned:
@@ -175,7 +179,14 @@ constexpr bool ubjson_typable(std::uint8_t m) noexcept {
         return true;
     }
     switch (m) {
-        case '[': case '{': case 'S': case 'H': case 'T': case 'F': case 'N': case 'Z': return false;
+        case '[':
+        case '{':
+        case 'S':
+        case 'H':
+        case 'T':
+        case 'F':
+        case 'N':
+        case 'Z': return false;
         default: return true;
     }
 }
@@ -195,12 +206,12 @@ std::uint8_t ubjson_common_type(const Json& container) noexcept {
         }
         return same;
     };
-    if (container.is_array()) {
-        for (const auto& v : container.template get_ref<const typename Json::array_t&>()) {
+    if (const auto* array = container.template get_ptr<const typename Json::array_t*>()) {
+        for (const auto& v : *array) {
             if (!visit(v)) break;
         }
-    } else {
-        for (const auto& kv : container.template get_ref<const typename Json::object_t&>()) {
+    } else if (const auto* object = container.template get_ptr<const typename Json::object_t*>()) {
+        for (const auto& kv : *object) {
             if (!visit(kv.second)) break;
         }
     }
@@ -253,7 +264,8 @@ public:
 
 private:
     Sink& sink_;
-    std::uint8_t buf_[512];
+    // written before it is read; zeroing it would cost a memset per container
+    std::uint8_t buf_[512];  // NOLINT(cppcoreguidelines-pro-type-member-init)
     std::size_t n_ = 0;
 };
 
@@ -272,16 +284,11 @@ struct bjdata_element_type {
 /// The eleven _ArrayType_ names nlohmann 3.11.2 knows. char is 0..127: BJData Draft 2 "Char"
 /// (as UBJSON Draft 12) says it "must not have a decimal value larger than 127".
 inline constexpr bjdata_element_type bjdata_element_types[] = {
-    {"uint8", 'U', false, 0, 0xff},
-    {"int8", 'i', false, INT8_MIN, INT8_MAX},
-    {"uint16", 'u', false, 0, 0xffff},
-    {"int16", 'I', false, INT16_MIN, INT16_MAX},
-    {"uint32", 'm', false, 0, 0xffffffff},
-    {"int32", 'l', false, INT32_MIN, INT32_MAX},
-    {"uint64", 'M', false, 0, UINT64_MAX},
-    {"int64", 'L', false, INT64_MIN, INT64_MAX},
-    {"single", 'd', true, 0, 0},
-    {"double", 'D', true, 0, 0},
+    {"uint8", 'U', false, 0, 0xff},        {"int8", 'i', false, INT8_MIN, INT8_MAX},
+    {"uint16", 'u', false, 0, 0xffff},     {"int16", 'I', false, INT16_MIN, INT16_MAX},
+    {"uint32", 'm', false, 0, 0xffffffff}, {"int32", 'l', false, INT32_MIN, INT32_MAX},
+    {"uint64", 'M', false, 0, UINT64_MAX}, {"int64", 'L', false, INT64_MIN, INT64_MAX},
+    {"single", 'd', true, 0, 0},           {"double", 'D', true, 0, 0},
     {"char", 'C', false, 0, 0x7f},
 };
 
@@ -425,13 +432,13 @@ bool bjdata_3112_writes_object(const ndarray_view<Json>& view) noexcept {
     const Json& size = *view.size;
     std::uint64_t len = size.empty() ? 0 : 1;  // 3.11.2: size_t product, wrapping
     std::uint64_t b = 0;
-    if (size.is_array()) {
-        for (const auto& d : size.template get_ref<const typename Json::array_t&>()) {
+    if (const auto* dims = size.template get_ptr<const typename Json::array_t*>()) {
+        for (const auto& d : *dims) {
             if (!bits(d, b)) return false;
             len *= b;
         }
-    } else if (size.is_object()) {
-        for (const auto& kv : size.template get_ref<const typename Json::object_t&>()) {
+    } else if (const auto* named = size.template get_ptr<const typename Json::object_t*>()) {
+        for (const auto& kv : *named) {
             if (!bits(kv.second, b)) return false;
             len *= b;
         }
@@ -506,9 +513,8 @@ public:
             case Json::value_t::binary: write_binary(j.get_binary(), marked); return;
             case Json::value_t::discarded:
                 // 3.11.2 writes nothing, leaving a counted container one element short
-                throw type_error(error_id::discarded_value,
-                                 BJData ? "a discarded value has no BJData encoding"
-                                        : "a discarded value has no UBJSON encoding");
+                throw type_error(error_id::discarded_value, BJData ? "a discarded value has no BJData encoding"
+                                                                   : "a discarded value has no UBJSON encoding");
             case Json::value_t::array:
             case Json::value_t::object: return;  // the walker calls open() for these
         }
@@ -562,7 +568,8 @@ private:
         }
         n += ubjson_store_length<BJData>(buf + n, s.size());
         if (s.size() <= sizeof buf - n) {
-            std::memcpy(buf + n, s.data(), s.size());
+            // bytes, not a C string: no terminator wanted
+            std::memcpy(buf + n, s.data(), s.size());  // NOLINT(bugprone-not-null-terminated-result)
             sink_.write(buf, n + s.size());
         } else {
             sink_.write(buf, n);
@@ -603,8 +610,8 @@ private:
             case ndarray_verdict::not_ndarray:
             case ndarray_verdict::invalid: return false;
             case ndarray_verdict::non_string_type:
-                throw type_error(302, std::string("_ArrayType_ must be a string, but is ") +
-                                          j.find("_ArrayType_")->type_name());
+                throw type_error(
+                    302, std::string("_ArrayType_ must be a string, but is ") + j.find("_ArrayType_")->type_name());
             case ndarray_verdict::valid:
             case ndarray_verdict::punned_float: break;
         }
@@ -625,8 +632,7 @@ private:
         out.commit(ubjson_store_header<BJData>(out.room(32), '[', dim_type, counted_, dims.size()));
         for (const auto& d : dims) {
             const auto n = d.template get<std::uint64_t>();
-            out.commit(ubjson_store_integer<BJData>(out.room(32), ubjson_unsigned_marker<BJData>(n), n,
-                                                    dim_type == 0));
+            out.commit(ubjson_store_integer<BJData>(out.room(32), ubjson_unsigned_marker<BJData>(n), n, dim_type == 0));
         }
         if (!counted_) {
             out.put(']');
@@ -673,9 +679,7 @@ const char* ubjson_family_divergence(const Json& j, const encode_options& option
     }
     const char* id = nullptr;
     any_node(j, [&id](const Json& node, const typename Json::string_t* key) {
-        const auto invalid_text = [](const typename Json::string_t& s) {
-            return utf8_invalid_at(s) != utf8_valid;
-        };
+        const auto invalid_text = [](const typename Json::string_t& s) { return utf8_invalid_at(s) != utf8_valid; };
         if (key != nullptr && invalid_text(*key)) {
             id = "invalid-utf8";
         } else if (node.is_string()) {

@@ -60,14 +60,12 @@ private:
         ++calls_;
         const std::size_t at = inner_->position();
         if (calls_ == fail_call_) {
-            throw injected_fault("injected fault at write call #" + std::to_string(calls_) +
-                                     " (byte " + std::to_string(at) + ")",
-                                 at);
+            throw injected_fault(
+                "injected fault at write call #" + std::to_string(calls_) + " (byte " + std::to_string(at) + ")", at);
         }
         if (fail_byte_ != never && n > fail_byte_ - std::min(at, fail_byte_)) {
-            throw injected_fault("injected fault: a write of " + std::to_string(n) +
-                                     " bytes at byte " + std::to_string(at) + " would pass byte " +
-                                     std::to_string(fail_byte_),
+            throw injected_fault("injected fault: a write of " + std::to_string(n) + " bytes at byte " +
+                                     std::to_string(at) + " would pass byte " + std::to_string(fail_byte_),
                                  at);
         }
     }

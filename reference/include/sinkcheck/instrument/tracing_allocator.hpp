@@ -94,8 +94,8 @@ public:
     std::string leak_report() const {
         std::string out;
         for (const auto& [pointer, bytes] : live_) {
-            out += "leaked " + std::to_string(bytes) + " bytes (allocation #" +
-                   std::to_string(serial_of(pointer)) + ")\n";
+            out +=
+                "leaked " + std::to_string(bytes) + " bytes (allocation #" + std::to_string(serial_of(pointer)) + ")\n";
         }
         if (mismatches_ != 0) {
             out += std::to_string(mismatches_) + " mismatched deallocations\n";
@@ -153,9 +153,7 @@ public:
         return static_cast<T*>(log_->allocate(n * sizeof(T), alignof(T)));
     }
 
-    void deallocate(T* p, std::size_t n) noexcept {
-        log_->deallocate(p, n * sizeof(T), alignof(T));
-    }
+    void deallocate(T* p, std::size_t n) noexcept { log_->deallocate(p, n * sizeof(T), alignof(T)); }
 
     const std::shared_ptr<allocation_log>& log() const noexcept { return log_; }
 

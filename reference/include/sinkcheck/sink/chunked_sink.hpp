@@ -46,8 +46,7 @@ public:
     };
 
     explicit basic_chunked_sink(std::size_t first_chunk = default_first_chunk,
-                                std::size_t max_chunk = default_max_chunk,
-                                const Alloc& alloc = Alloc())
+                                std::size_t max_chunk = default_max_chunk, const Alloc& alloc = Alloc())
         : alloc_(alloc), next_(first_chunk), max_(max_chunk) {
         if (first_chunk == 0 || max_chunk < first_chunk) {
             throw std::invalid_argument("chunked_sink: need 0 < first_chunk <= max_chunk");
@@ -60,8 +59,12 @@ public:
     basic_chunked_sink& operator=(const basic_chunked_sink&) = delete;
 
     basic_chunked_sink(basic_chunked_sink&& other) noexcept
-        : alloc_(other.alloc_), chunks_(std::move(other.chunks_)), begin_(other.begin_),
-          flushed_(other.flushed_), next_(other.next_), max_(other.max_) {
+        : alloc_(std::move(other.alloc_)),
+          chunks_(std::move(other.chunks_)),
+          begin_(other.begin_),
+          flushed_(other.flushed_),
+          next_(other.next_),
+          max_(other.max_) {
         other.move_cursor_to(*this);
         other.chunks_.clear();
         other.begin_ = nullptr;
@@ -70,9 +73,7 @@ public:
 
     basic_chunked_sink& operator=(basic_chunked_sink&&) = delete;
 
-    std::size_t position() const noexcept {
-        return flushed_ + static_cast<std::size_t>(this->cursor_ - begin_);
-    }
+    std::size_t position() const noexcept { return flushed_ + static_cast<std::size_t>(this->cursor_ - begin_); }
 
     std::size_t chunk_count() const noexcept { return chunks_.size(); }
 
@@ -82,8 +83,7 @@ public:
         for (std::size_t i = 0; i < chunks_.size(); ++i) {
             const owned_chunk& c = chunks_[i];
             const bool current = i + 1 == chunks_.size();
-            const std::size_t used =
-                current ? static_cast<std::size_t>(this->cursor_ - begin_) : c.capacity;
+            const std::size_t used = current ? static_cast<std::size_t>(this->cursor_ - begin_) : c.capacity;
             out.push_back({c.data, used, c.capacity});
         }
         return out;

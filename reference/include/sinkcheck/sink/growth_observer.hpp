@@ -26,12 +26,12 @@ struct growth_event {
 class growth_observer {
 public:
     virtual void on_growth(const growth_event& e) = 0;
+    virtual ~growth_observer() = default;
 
 protected:
     growth_observer() = default;
     growth_observer(const growth_observer&) = default;
     growth_observer& operator=(const growth_observer&) = default;
-    ~growth_observer() = default;
 };
 
 /// Forwards every event to two observers (a capacity trace and a zero-fill meter at once).

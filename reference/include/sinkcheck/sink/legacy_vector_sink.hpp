@@ -25,8 +25,7 @@ class basic_legacy_vector_sink
     using base = detail::basic_container_sink<std::vector<std::uint8_t, Alloc>, detail::vector_growth>;
 
 public:
-    explicit basic_legacy_vector_sink(std::vector<std::uint8_t, Alloc>& v,
-                                      growth_observer* observer = nullptr)
+    explicit basic_legacy_vector_sink(std::vector<std::uint8_t, Alloc>& v, growth_observer* observer = nullptr)
         : base(v, unlimited_window, observer) {}
 };
 

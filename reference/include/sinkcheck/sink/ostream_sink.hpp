@@ -44,8 +44,8 @@ private:
     }
 
     [[noreturn, gnu::noinline, gnu::cold]] void fail(std::size_t n) const {
-        throw sink_error("ostream_sink: the stream failed writing " + std::to_string(n) +
-                             " bytes at byte " + std::to_string(position_),
+        throw sink_error("ostream_sink: the stream failed writing " + std::to_string(n) + " bytes at byte " +
+                             std::to_string(position_),
                          position_);
     }
 

@@ -52,9 +52,7 @@ class sink_output_adapter final : public output_protocol {
 public:
     explicit sink_output_adapter(Sink& sink) noexcept : sink_(&sink) {}
     void write_character(std::uint8_t c) override { sink_->write(c); }
-    void write_characters(const std::uint8_t* s, std::size_t length) override {
-        sink_->write(s, length);
-    }
+    void write_characters(const std::uint8_t* s, std::size_t length) override { sink_->write(s, length); }
 
 private:
     Sink* sink_;

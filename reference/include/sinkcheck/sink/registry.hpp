@@ -179,8 +179,7 @@ void keep_bytes(sink_run& r, const Bytes& out) {
 /// ignore it. Unknown name: std::invalid_argument listing the valid names. What write() throws
 /// passes through, unless a fault is armed (see sink_faults).
 template <class Write>
-sink_run run_sink_with(std::string_view name, std::size_t window, Write&& write,
-                       const sink_faults& faults = {}) {
+sink_run run_sink_with(std::string_view name, std::size_t window, Write&& write, const sink_faults& faults = {}) {
     if (window == 0) {
         window = default_window;
     }
@@ -215,8 +214,8 @@ sink_run run_sink_with(std::string_view name, std::size_t window, Write&& write,
         detail::run_instruments in(faults);
         std::vector<std::size_t> chunk_sizes;
         {
-            basic_chunked_sink<byte_alloc> sink(chunked_sink::default_first_chunk,
-                                                chunked_sink::default_max_chunk, in.allocator<std::uint8_t>());
+            basic_chunked_sink<byte_alloc> sink(chunked_sink::default_first_chunk, chunked_sink::default_max_chunk,
+                                                in.allocator<std::uint8_t>());
             detail::guarded_write(sink, write, faults, r);
             detail::keep_bytes(r, sink.flatten());
             for (const auto& c : sink.chunks()) {
@@ -276,9 +275,21 @@ sink_run run_sink_with(std::string_view name, std::size_t window, Write&& write,
 
 /// Encodes j in format f through the sink called `name` (see run_sink_with).
 template <class Json>
-sink_run run_sink(std::string_view name, std::size_t window, format f, const Json& j,
-                  const encode_options& o = {}, const sink_faults& faults = {}) {
-    return run_sink_with(name, window, [&](auto& sink) { encode(f, j, sink, o); }, faults);
+sink_run run_sink(std::string_view name, std::size_t window, format f, const Json& j, const encode_options& o = {},
+                  const sink_faults& faults = {}) {
+    return run_sink_with(
+        name, window, [&](auto& sink) { encode(f, j, sink, o); }, faults);
 }
+
+#ifdef SINKCHECK_PREBUILT_RUN_SINK
+// Every sink x every format is the costliest instantiation there is; a build that compiles it
+// once (sinkcheck's own tests and CLI link reference/test/run_sink_instances.cpp) declares it
+// here so that no other translation unit compiles it again.
+extern template sink_run run_sink<nlohmann::json>(std::string_view, std::size_t, format, const nlohmann::json&,
+                                                  const encode_options&, const sink_faults&);
+extern template sink_run run_sink<nlohmann::ordered_json>(std::string_view, std::size_t, format,
+                                                          const nlohmann::ordered_json&, const encode_options&,
+                                                          const sink_faults&);
+#endif
 
 }  // namespace sinkcheck

@@ -28,8 +28,7 @@
 namespace sinkcheck {
 
 template <class Alloc = std::allocator<std::uint8_t>>
-class basic_seekable_memory_writer
-    : public detail::vector_writer<basic_seekable_memory_writer<Alloc>, Alloc> {
+class basic_seekable_memory_writer : public detail::vector_writer<basic_seekable_memory_writer<Alloc>, Alloc> {
     using base = detail::vector_writer<basic_seekable_memory_writer<Alloc>, Alloc>;
     friend base;
     friend detail::cursor_sink<basic_seekable_memory_writer<Alloc>>;
@@ -43,9 +42,7 @@ public:
     }
 
     /// Bytes of output: the furthest any write has reached.
-    std::size_t size() const noexcept {
-        return gap_ ? end_ : std::max(end_, this->position());
-    }
+    std::size_t size() const noexcept { return gap_ ? end_ : std::max(end_, this->position()); }
 
     /// Moves the cursor to byte `pos` of the output (which may be past its end). May allocate
     /// when pos is past the capacity, so that the cursor always points into the buffer.
@@ -72,8 +69,8 @@ private:
         const std::size_t pos = this->position();
         const std::size_t end = size();
         if (n > this->buf_.max_size() - pos) {
-            throw std::length_error("seekable_memory_writer: a write of " + std::to_string(n) +
-                                    " bytes at " + std::to_string(pos) + " exceeds max_size");
+            throw std::length_error("seekable_memory_writer: a write of " + std::to_string(n) + " bytes at " +
+                                    std::to_string(pos) + " exceeds max_size");
         }
         const std::size_t needed = pos + n;
         if (needed > this->buf_.size()) {

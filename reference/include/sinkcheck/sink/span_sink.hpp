@@ -19,8 +19,7 @@ class span_sink : public detail::cursor_sink<span_sink> {
     friend detail::cursor_sink<span_sink>;
 
 public:
-    span_sink(std::uint8_t* data, std::size_t capacity) noexcept
-        : begin_(data), capacity_(capacity) {
+    span_sink(std::uint8_t* data, std::size_t capacity) noexcept : begin_(data), capacity_(capacity) {
         cursor_ = data;
         limit_ = data + capacity;
     }

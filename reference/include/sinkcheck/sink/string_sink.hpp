@@ -43,10 +43,8 @@ struct string_growth {
 
 }  // namespace detail
 
-template <class CharT = char, class Traits = std::char_traits<CharT>,
-          class Alloc = std::allocator<CharT>>
-using basic_string_sink =
-    detail::basic_container_sink<std::basic_string<CharT, Traits, Alloc>, detail::string_growth>;
+template <class CharT = char, class Traits = std::char_traits<CharT>, class Alloc = std::allocator<CharT>>
+using basic_string_sink = detail::basic_container_sink<std::basic_string<CharT, Traits, Alloc>, detail::string_growth>;
 
 using string_sink = basic_string_sink<>;
 

@@ -35,8 +35,7 @@ using basic_vector_sink = detail::basic_container_sink<std::vector<std::uint8_t,
 using vector_sink = basic_vector_sink<>;
 
 template <class Alloc>
-basic_vector_sink<Alloc> make_vector_sink(std::vector<std::uint8_t, Alloc>& v,
-                                          std::size_t window = default_window,
+basic_vector_sink<Alloc> make_vector_sink(std::vector<std::uint8_t, Alloc>& v, std::size_t window = default_window,
                                           growth_observer* observer = nullptr) {
     return basic_vector_sink<Alloc>(v, window, observer);
 }

@@ -39,13 +39,13 @@ struct test_vector {
     parsed_value input;
     bool use_size = false;
     bool use_type = false;
-    unsigned levels = 0;                              // positive vectors
-    std::vector<std::uint8_t> expect;                 // positive vectors
+    unsigned levels = 0;               // positive vectors
+    std::vector<std::uint8_t> expect;  // positive vectors
     std::vector<std::vector<std::uint8_t>> alternatives;
-    std::string error;                                // negative vectors: "type_error.316"
+    std::string error;  // negative vectors: "type_error.316"
     std::string rule;
     std::string source;
-    std::string divergence;                           // KNOWN_DIVERGENCES id, if any
+    std::string divergence;  // KNOWN_DIVERGENCES id, if any
 
     bool negative() const noexcept { return !error.empty(); }
     encode_options options() const {

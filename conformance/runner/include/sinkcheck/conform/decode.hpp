@@ -40,11 +40,11 @@ struct decode_limits {
 
 struct decoded {
     bool ok = false;
-    std::string error;            // when !ok
+    std::string error;  // when !ok
     std::size_t error_offset = 0;
     std::vector<annotation> lines;
     std::size_t max_depth = 0;
-    nlohmann::json value;         // when ok and build_value
+    nlohmann::json value;  // when ok and build_value
     /// Set when the bytes hold something nlohmann 3.11.2's reader gets wrong (CBOR one-byte
     /// tag heads: dropped or rejected; CBOR negative integers below INT64_MIN: wrapped).
     std::string oracle_misreads;

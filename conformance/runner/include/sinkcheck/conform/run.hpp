@@ -19,9 +19,9 @@
 namespace sinkcheck::conform {
 
 enum class result { pass, pass_equivalent, fail, refused_correctly, crash, timeout, unsupported, harness_error };
-inline constexpr result all_results[] = {result::pass,        result::pass_equivalent, result::fail,
-                                         result::refused_correctly, result::crash,  result::timeout,
-                                         result::unsupported, result::harness_error};
+inline constexpr result all_results[] = {
+    result::pass,  result::pass_equivalent, result::fail,        result::refused_correctly,
+    result::crash, result::timeout,         result::unsupported, result::harness_error};
 const char* result_name(result r) noexcept;
 
 enum class report_kind { text, json, junit, tap, html };
@@ -48,12 +48,12 @@ struct vector_result {
     bool success = false;  // conforms at the run level
     bool expected_failure = false;
     std::string expected_reason;
-    std::string detail;      // one line: why this verdict
-    std::string difference;  // pass-equivalent and fail: class of difference (float width, key order, ...)
+    std::string detail;                // one line: why this verdict
+    std::string difference;            // pass-equivalent and fail: class of difference (float width, key order, ...)
     std::vector<std::uint8_t> actual;  // the encoder's output, its first 4 KiB
     std::size_t actual_size = 0;       // and how long it was
     std::size_t first_diff = static_cast<std::size_t>(-1);
-    std::string diff_text;  // hex windows and annotated decodes of both sides
+    std::string diff_text;    // hex windows and annotated decodes of both sides
     std::string stderr_text;  // its first 8 KiB
     double seconds = 0;
 };
@@ -63,18 +63,16 @@ struct run_summary {
     std::string encoder_description;
     std::vector<test_vector> vectors;  // the selected vectors, in corpus order
     std::vector<vector_result> results;
-    std::size_t counts[8] = {};          // per result, indexed by result
-    std::size_t failures = 0;            // not conforming and not expected to fail
-    std::size_t expected_failures = 0;   // listed and still failing
-    std::size_t unexpected_passes = 0;   // listed but now conforming
+    std::size_t counts[8] = {};         // per result, indexed by result
+    std::size_t failures = 0;           // not conforming and not expected to fail
+    std::size_t expected_failures = 0;  // listed and still failing
+    std::size_t unexpected_passes = 0;  // listed but now conforming
     std::size_t unsupported = 0;
-    double seconds = 0;          // the whole run, corpus loading included
-    double encode_seconds = 0;   // from the first vector sent to the last verdict
+    double seconds = 0;         // the whole run, corpus loading included
+    double encode_seconds = 0;  // from the first vector sent to the last verdict
     /// No failure, no unexpected pass, and at least one vector the encoder did not declare
     /// unsupported (an encoder that supports nothing has not shown anything).
-    bool conforms() const noexcept {
-        return failures == 0 && unexpected_passes == 0 && unsupported < results.size();
-    }
+    bool conforms() const noexcept { return failures == 0 && unexpected_passes == 0 && unsupported < results.size(); }
 };
 
 /// A usage or input problem (bad option, malformed vector file, unknown expected-failure id):

@@ -21,8 +21,7 @@ namespace sinkcheck::conform {
 /// A syntax error in value notation; offset is the byte in the text where it was found.
 class notation_error : public std::runtime_error {
 public:
-    notation_error(const std::string& message, std::size_t offset)
-        : std::runtime_error(message), offset_(offset) {}
+    notation_error(const std::string& message, std::size_t offset) : std::runtime_error(message), offset_(offset) {}
     std::size_t offset() const noexcept { return offset_; }
 
 private:

@@ -34,8 +34,7 @@ inline constexpr std::size_t min_vector_capacity = 64;
 
 /// Seed 000's rule: keep the capacity while the write fits, else max(needed, 2 * capacity);
 /// never below `floor`.
-inline std::size_t geometric_capacity(std::size_t capacity, std::size_t needed,
-                                      std::size_t floor) noexcept {
+inline std::size_t geometric_capacity(std::size_t capacity, std::size_t needed, std::size_t floor) noexcept {
     std::size_t next = capacity;
     if (needed > capacity) {
         const bool can_double = capacity <= std::numeric_limits<std::size_t>::max() / 2;
@@ -80,8 +79,8 @@ inline std::uint8_t* byte_pointer(T* p) noexcept {
 template <class Growth, class Container>
 std::size_t make_room(Container& c, std::size_t written, std::size_t n, std::size_t window) {
     if (n > c.max_size() - written) {
-        throw std::length_error("sink: a write of " + std::to_string(n) + " bytes after " +
-                                std::to_string(written) + " exceeds the container's max_size");
+        throw std::length_error("sink: a write of " + std::to_string(n) + " bytes after " + std::to_string(written) +
+                                " exceeds the container's max_size");
     }
     const std::size_t needed = written + n;
     const std::size_t capacity = Growth::reserve(c, written, needed);
@@ -115,8 +114,7 @@ public:
 
     /// The moved-from sink keeps no container and trims nothing.
     basic_container_sink(basic_container_sink&& other) noexcept
-        : c_(other.c_), origin_(other.origin_), base_(other.base_), window_(other.window_),
-          observer_(other.observer_) {
+        : c_(other.c_), origin_(other.origin_), base_(other.base_), window_(other.window_), observer_(other.observer_) {
         other.move_cursor_to(*this);
         other.c_ = nullptr;
         other.origin_ = nullptr;
@@ -138,9 +136,7 @@ public:
     }
 
     /// Bytes written through this sink (the container's earlier contents are not counted).
-    std::size_t position() const noexcept {
-        return static_cast<std::size_t>(this->cursor_ - origin_);
-    }
+    std::size_t position() const noexcept { return static_cast<std::size_t>(this->cursor_ - origin_); }
 
     std::size_t window() const noexcept { return window_; }
     void set_observer(growth_observer* observer) noexcept { observer_ = observer; }
@@ -167,8 +163,8 @@ private:
     // bytes, which may alias anything. Five arguments, all in registers, so the loop around the
     // call spills nothing. 9-byte writes into a reused vector, against one memcpy of the same
     // bytes (bench/sinks_bench.cpp, row 6): 0.48x -> 0.69x at 64 MiB, 0.19x -> 0.39x at 1 MiB.
-    [[gnu::noinline]] static std::size_t grow(Container* c, std::size_t written, const std::uint8_t* p,
-                                              std::size_t n, std::size_t window) {
+    [[gnu::noinline]] static std::size_t grow(Container* c, std::size_t written, const std::uint8_t* p, std::size_t n,
+                                              std::size_t window) {
         const std::size_t capacity = make_room<Growth>(*c, written, n, window);
         std::memcpy(byte_pointer(c->data()) + written, p, n);
         return capacity;

@@ -26,9 +26,7 @@ class vector_writer : public cursor_sink<Derived> {
 public:
     using vector_type = std::vector<std::uint8_t, Alloc>;
 
-    std::size_t position() const noexcept {
-        return static_cast<std::size_t>(this->cursor_ - buf_.data());
-    }
+    std::size_t position() const noexcept { return static_cast<std::size_t>(this->cursor_ - buf_.data()); }
 
     /// The bytes written; trims the buffer to them, so the next write makes room again.
     const vector_type& bytes() {
@@ -52,8 +50,7 @@ public:
     void set_observer(growth_observer* observer) noexcept { observer_ = observer; }
 
     /// reserve: the first capacity; window: bytes zero-filled ahead of the cursor at a time.
-    explicit vector_writer(std::size_t reserve = 0, std::size_t window = default_window,
-                           const Alloc& alloc = Alloc())
+    explicit vector_writer(std::size_t reserve = 0, std::size_t window = default_window, const Alloc& alloc = Alloc())
         : buf_(alloc), window_(checked_window(window)) {
         buf_.reserve(reserve);
         this->cursor_ = buf_.data();

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# tidy.sh — clang-tidy 14 with the committed .clang-tidy over every translation unit of
+# reference/ (its tests, which instantiate every header) and conformance/; findings in the
+# headers of reference/include/sinkcheck/ and conformance/ count (HeaderFilterRegex).
+#
+# usage: scripts/tidy.sh [--build DIR] [FILE...]
+#   --build DIR  where the compile database is configured (default build/tidy; configure only,
+#                nothing is compiled)
+#   FILE...      only these translation units (paths relative to the repository)
+# Exit status: 0 clean, 1 findings (each printed as file:line:col: message [check]), 2 usage
+# error, configure failure or clang-tidy-14 missing.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build="$root/build/tidy"
+files=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build=$2; shift 2 ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "tidy: unknown option '$1'" >&2; exit 2 ;;
+    *) files+=("$1"); shift ;;
+  esac
+done
+command -v clang-tidy-14 >/dev/null || { echo "tidy: clang-tidy-14 not found (bash scripts/setup.sh installs it)" >&2; exit 2; }
+
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+  -DSINKCHECK_BUILD_BENCH=OFF >"$build.configure.log" 2>&1 \
+  || { cat "$build.configure.log" >&2; echo "tidy: configure failed" >&2; exit 2; }
+
+if [ ${#files[@]} -eq 0 ]; then
+  mapfile -t files < <(python3 - "$build/compile_commands.json" "$root" <<'PY'
+import json, os, sys
+root = sys.argv[2] + os.sep
+for entry in json.load(open(sys.argv[1])):
+    f = os.path.normpath(os.path.join(entry["directory"], entry["file"]))
+    rel = f[len(root):] if f.startswith(root) else f
+    if rel.startswith(("reference/", "conformance/")) and not rel.startswith("reference/test/consumer/"):
+        print(rel)
+PY
+  )
+fi
+
+log="$build/tidy.log"
+: >"$log"
+start=$SECONDS
+printf '%s\n' "${files[@]}" | sort -u | (cd "$root" && xargs -P "$(nproc)" -n 1 \
+  clang-tidy-14 -p "$build" --quiet 2>/dev/null) >>"$log" || true
+findings=$(grep -E '^[^ ].*:[0-9]+:[0-9]+: (warning|error):' "$log" | sed "s|^$root/||" | sort -u || true)
+if [ -n "$findings" ]; then
+  echo "$findings"
+  echo "tidy: $(echo "$findings" | wc -l) finding(s) in ${#files[@]} translation units ($((SECONDS - start)) s); full output in $log" >&2
+  exit 1
+fi
+if grep -q "error:" "$log"; then
+  cat "$log" >&2
+  echo "tidy: clang-tidy failed (see above)" >&2
+  exit 2
+fi
+echo "tidy: clean — ${#files[@]} translation units in $((SECONDS - start)) s"
