@@ -16,7 +16,10 @@
 #define SINKCHECK_GATE_CAT2(a, b) a##b
 #define SINKCHECK_GATE_CAT(a, b) SINKCHECK_GATE_CAT2(a, b)
 
-#include SINKCHECK_GATE_STR(sinkcheck / format / SINKCHECK_GATE_FORMAT.hpp)
+// spaces around the slashes would become part of the path
+// clang-format off
+#include SINKCHECK_GATE_STR(sinkcheck/format/SINKCHECK_GATE_FORMAT.hpp)
+// clang-format on
 
 #include "perf_gate.hpp"
 
