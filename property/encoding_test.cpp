@@ -313,17 +313,17 @@ void round_trips() {
     }
 }
 
-SINKCHECK_PROPERTY(Encoders, MatchNlohmannOrRecordADivergence, 5.0) {
+SINKCHECK_PROPERTY(Encoders, MatchNlohmannOrRecordADivergence, 10.0) {
     encoders_match_nlohmann_or_record_a_divergence<nlohmann::json>();
 }
 
-SINKCHECK_PROPERTY(Encoders, MatchNlohmannOrRecordADivergenceWithOrderedKeys, 5.0) {
+SINKCHECK_PROPERTY(Encoders, MatchNlohmannOrRecordADivergenceWithOrderedKeys, 10.0) {
     encoders_match_nlohmann_or_record_a_divergence<nlohmann::ordered_json>();
 }
 
-SINKCHECK_PROPERTY(Encoders, RoundTripThroughTheDecoder, 5.0) { round_trips<nlohmann::json>(); }
+SINKCHECK_PROPERTY(Encoders, RoundTripThroughTheDecoder, 10.0) { round_trips<nlohmann::json>(); }
 
-SINKCHECK_PROPERTY(Encoders, RoundTripThroughTheDecoderWithOrderedKeys, 5.0) { round_trips<nlohmann::ordered_json>(); }
+SINKCHECK_PROPERTY(Encoders, RoundTripThroughTheDecoderWithOrderedKeys, 10.0) { round_trips<nlohmann::ordered_json>(); }
 
 }  // namespace
 }  // namespace sinkcheck::prop

@@ -25,33 +25,33 @@ TEST(Sinks, EveryRegisteredSinkIsUnderTest) {
     EXPECT_EQ(all_real_sinks().size(), all_sinks().size());
 }
 
-SINKCHECK_PROPERTY(Sinks, AllSinksWriteIdenticalBytes, 1.0) { all_sinks_write_identical_bytes(all_real_sinks()); }
+SINKCHECK_PROPERTY(Sinks, AllSinksWriteIdenticalBytes, 3.0) { all_sinks_write_identical_bytes(all_real_sinks()); }
 
-SINKCHECK_PROPERTY(Sinks, TrimToWrittenBytesWhenWritesThrow, 3.0) {
+SINKCHECK_PROPERTY(Sinks, TrimToWrittenBytesWhenWritesThrow, 10.0) {
     trims_to_written_bytes_when_writes_throw(all_real_sinks());
 }
 
-SINKCHECK_PROPERTY(Sinks, CapacityGrowthIgnoresWindow, 1.0) { capacity_growth_ignores_window(vector_rule_sinks()); }
+SINKCHECK_PROPERTY(Sinks, CapacityGrowthIgnoresWindow, 3.0) { capacity_growth_ignores_window(vector_rule_sinks()); }
 
-SINKCHECK_PROPERTY(Sinks, ZeroFillStaysWithinWindow, 1.0) { zero_fill_stays_within_window(windowed_sinks()); }
+SINKCHECK_PROPERTY(Sinks, ZeroFillStaysWithinWindow, 3.0) { zero_fill_stays_within_window(windowed_sinks()); }
 
-SINKCHECK_PROPERTY(ChunkedSink, ChunksDoubleUpToTheCap, 5.0) {
+SINKCHECK_PROPERTY(ChunkedSink, ChunksDoubleUpToTheCap, 10.0) {
     chunks_double_up_to_the_cap(chunked_sink_entry(), vector_sink_entry());
 }
 
-SINKCHECK_PROPERTY(StringSink, LeavesShortBufferWithExactAllocation, 5.0) {
+SINKCHECK_PROPERTY(StringSink, LeavesShortBufferWithExactAllocation, 10.0) {
     string_leaves_short_buffer_exactly(string_sink_entry());
 }
 
-SINKCHECK_PROPERTY(SeekableWriter, WithoutSeeksEqualsSeeklessWriter, 3.0) {
+SINKCHECK_PROPERTY(SeekableWriter, WithoutSeeksEqualsSeeklessWriter, 10.0) {
     seekable_writer_without_seeks_equals_seekless(seekable_memory_writer_entry(), memory_writer_entry());
 }
 
-SINKCHECK_PROPERTY(SeekableWriter, PatchedBsonLengthsEqualPrecomputed, 3.0) {
+SINKCHECK_PROPERTY(SeekableWriter, PatchedBsonLengthsEqualPrecomputed, 10.0) {
     patched_bson_lengths_equal_precomputed(seekable_memory_writer_entry(), memory_writer_entry());
 }
 
-SINKCHECK_PROPERTY(SeekableWriter, SeekProgramsMatchAByteArray, 5.0) {
+SINKCHECK_PROPERTY(SeekableWriter, SeekProgramsMatchAByteArray, 20.0) {
     seek_programs_match_a_byte_array(seekable_memory_writer_entry());
 }
 
