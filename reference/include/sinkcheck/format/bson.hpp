@@ -173,6 +173,24 @@ std::uint64_t bson_payload_size(const Json& j) {
     }
 }
 
+/// Refuses a container whose smallest possible encoding already overflows int32, before any of
+/// it is sized or written: an array element takes at least 3 bytes (type, a one-digit index, its
+/// NUL), an object member at least 2 (type, the NUL of an empty key), plus the length and the
+/// terminator. Without this a container claiming billions of elements would be walked (or, in
+/// patch mode, written) in full before its length could be refused.
+template <class Json>
+void bson_require_container_fits(const Json& j) {
+    const std::uint64_t count = j.size();
+    const std::uint64_t per_element = j.is_array() ? 3 : 2;
+    if (count > (bson_max_length - 5) / per_element) {
+        throw out_of_range(error_id::length_too_large, std::string("BSON ") + (j.is_array() ? "array" : "document") +
+                                                           " of " + std::to_string(count) +
+                                                           " elements needs more than " +
+                                                           std::to_string(std::uint64_t{bson_max_length}) +
+                                                           " bytes: its length does not fit its int32 length field");
+    }
+}
+
 /// First pass of the default mode: every document's size, in the order the documents open.
 /// It also raises every refusal except out_of_range.407, before a byte is written, which is
 /// where nlohmann 3.11.2 raises out_of_range.409 (its sizing runs before its writing).
@@ -190,7 +208,8 @@ public:
         sizes_[open_.back()] += bson_key<Json>(*parent).element_header_size() + bson_payload_size(j);
     }
 
-    bool open(const Json&, frame_type&, frame_type* parent) {
+    bool open(const Json& j, frame_type&, frame_type* parent) {
+        bson_require_container_fits(j);
         if (parent != nullptr) {
             sizes_[open_.back()] += bson_key<Json>(*parent).element_header_size();
         }
@@ -282,7 +301,9 @@ public:
 
     bool open(const Json& j, frame_type& f, frame_type* parent) {
         std::uint8_t length[4] = {0, 0, 0, 0};
-        if constexpr (!Patch) {
+        if constexpr (Patch) {
+            bson_require_container_fits(j);  // the default mode's sizing pass has checked it
+        } else {
             store_le(length, static_cast<std::int32_t>((*sizes_)[next_size_++]));
         }
         if (parent == nullptr) {

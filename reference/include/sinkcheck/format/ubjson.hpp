@@ -242,7 +242,8 @@ inline bool ubjson_short_ascii(const char* p, std::size_t n) noexcept {
 template <class Sink>
 class ubjson_chunk {
 public:
-    explicit ubjson_chunk(Sink& sink) noexcept : sink_(sink) {}
+    // buf_ is written before it is read; zeroing it would cost a memset per container
+    explicit ubjson_chunk(Sink& sink) noexcept : sink_(sink) {}  // NOLINT(cppcoreguidelines-pro-type-member-init)
     /// Room for k more bytes (k ≤ capacity), flushing first when needed.
     std::uint8_t* room(std::size_t k) {
         if (n_ + k > sizeof buf_) {
@@ -264,8 +265,7 @@ public:
 
 private:
     Sink& sink_;
-    // written before it is read; zeroing it would cost a memset per container
-    std::uint8_t buf_[512];  // NOLINT(cppcoreguidelines-pro-type-member-init)
+    std::uint8_t buf_[512];
     std::size_t n_ = 0;
 };
 
