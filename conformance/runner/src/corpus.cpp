@@ -53,7 +53,7 @@ public:
 
 private:
     static constexpr int max_depth = 8;
-    static constexpr std::size_t max_bytes = std::size_t{1} << 28;
+    static constexpr std::size_t max_bytes = std::size_t{1} << 24;
 
     /// Parses [i, limit) into out until limit or a ')' at this level; returns where it stopped.
     std::size_t sequence(std::size_t i, std::size_t limit, int depth, const std::uint64_t* index,
@@ -97,7 +97,7 @@ private:
             throw notation_error("odd number of hex digits", high_at);
         }
         if (out.size() > max_bytes) {
-            throw notation_error("hex expands beyond 256 MiB", i);
+            throw notation_error("hex expands beyond 16 MiB", i);
         }
         return i;
     }
@@ -131,7 +131,7 @@ private:
             throw notation_error("expected a repetition count after '*'", i);
         }
         if (probe.size() * n > max_bytes) {
-            throw notation_error("hex expands beyond 256 MiB", count_at);
+            throw notation_error("hex expands beyond 16 MiB", count_at);
         }
         const bool counted = s_.substr(open + 1, close - open - 1).find('{') != std::string_view::npos;
         out.reserve(out.size() + probe.size() * n);

@@ -40,7 +40,7 @@ struct parse_limits {
     /// Allow the corpus-only repetition suffix `*N` (never in wire text).
     bool allow_repeat = true;
     /// Upper bound on the wire text a repetition may expand to.
-    std::size_t max_wire_bytes = std::size_t{1} << 28;
+    std::size_t max_wire_bytes = std::size_t{1} << 24;
 };
 
 /// Parses one value in the notation; throws notation_error.
