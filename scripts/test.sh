@@ -38,17 +38,18 @@ stage "format check" bash scripts/format.sh --check
 # Optimised as a release build, without debug information (a quarter of g++'s compile time);
 # the sanitizer build keeps line tables for its reports, as OSS-Fuzz builds do.
 stage "configure gcc" cmake -S . -B build/gcc -G Ninja -DCMAKE_CXX_COMPILER=g++ -DSINKCHECK_WERROR=ON \
-  -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"
+  -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" -DSINKCHECK_UNIT_TEST_FLAGS=-O0
 stage "build gcc" cmake --build build/gcc -j "$jobs"
 stage "test gcc" ctest --test-dir build/gcc --output-on-failure -j "$jobs" --timeout 900
 
 # The libFuzzer runs (label fuzz) are left to stage 5, which runs the same targets longer; the
-# simulated OSS-Fuzz build compiles two targets (a plain one and the one with extra sources).
+# simulated OSS-Fuzz build compiles two targets (a quick plain one and the one with extra sources).
+# The unit tests are compiled unoptimised in both builds (SINKCHECK_UNIT_TEST_FLAGS).
 profiles="$root/build/clang-asan/profiles"
 stage "configure clang-asan" cmake -S . -B build/clang-asan -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
   -DSINKCHECK_WERROR=ON -DSINKCHECK_SANITIZE=ON -DSINKCHECK_FUZZ=ON -DSINKCHECK_COVERAGE=ON \
-  -DSINKCHECK_BUILD_BENCH=OFF "-DSINKCHECK_OSS_FUZZ_TARGETS=fuzz_cbor fuzz_vectors"
+  -DSINKCHECK_BUILD_BENCH=OFF -DSINKCHECK_UNIT_TEST_FLAGS=-O0 "-DSINKCHECK_OSS_FUZZ_TARGETS=fuzz_sink fuzz_vectors"
 stage "build clang-asan" cmake --build build/clang-asan -j "$jobs"
 rm -rf "$profiles"
 stage "test clang-asan" env LLVM_PROFILE_FILE="$profiles/%4m.profraw" \
