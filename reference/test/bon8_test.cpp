@@ -13,6 +13,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sinkcheck/format/bon8.hpp"
@@ -232,6 +233,24 @@ TEST(Bon8, EncodesAndDecodesDepth100000WithoutRecursion) {
     EXPECT_EQ(bytes.back(), 0x80);
     const json back = sinkcheck::decode_bon8(bytes);
     EXPECT_TRUE(sct::deep_equal(back, value));
+}
+
+// 88 | 61 82 91 92 | 62 fa (spec table: object of two, array of two, 1, 2, null; keys bare):
+// a member's mark is where its key starts (1, 5), an array element's where its own byte is
+TEST(Bon8, RecordsMarksAtEachValueStart) {
+    std::vector<sinkcheck::value_mark> marks;
+    sinkcheck::encode_options o;
+    o.marks = &marks;
+    sinkcheck::memory_writer sink;
+    sinkcheck::encode_bon8(json::parse(R"({"a":[1,2],"b":null})"), sink, o);
+    EXPECT_EQ(sct::hex(sink.take()), "886182919262fa");
+    std::vector<std::pair<std::size_t, std::string>> got;
+    for (const auto& m : marks) {
+        got.emplace_back(m.offset, m.pointer);
+    }
+    const std::vector<std::pair<std::size_t, std::string>> expected = {
+        {0, ""}, {1, "/a"}, {3, "/a/0"}, {4, "/a/1"}, {5, "/b"}};
+    EXPECT_EQ(got, expected);
 }
 
 /// What decoding an encoding must give: binary values become arrays of their bytes.

@@ -82,6 +82,34 @@ TEST(TracingAllocator, CountsADeallocationWithTheWrongSize) {
     EXPECT_FALSE(log->clean());
 }
 
+TEST(TracingAllocator, ReportsMismatchedDeallocationsInTheLeakReport) {
+    auto log = std::make_shared<allocation_log>();
+    tracing_allocator<std::uint8_t> a(log);
+    std::uint8_t* p = a.allocate(32);
+    std::uint8_t* q = a.allocate(8);
+    a.deallocate(p, 31);
+    a.deallocate(q, 9);
+    // both blocks are freed, so nothing leaks; only the two wrong sizes are reported
+    EXPECT_EQ(log->live_allocations(), 0u);
+    EXPECT_EQ(log->leak_report(), "2 mismatched deallocations\n");
+}
+
+TEST(TracingAllocator, RefusesACountWhoseByteSizeOverflowsWithBadArrayNewLength) {
+    auto log = std::make_shared<allocation_log>();
+    tracing_allocator<std::uint64_t> a(log);
+    const std::size_t too_many = static_cast<std::size_t>(-1) / sizeof(std::uint64_t) + 1;
+    EXPECT_THROW(a.allocate(too_many), std::bad_array_new_length);
+    // refused before the log is asked: no attempt, no failure recorded
+    EXPECT_TRUE(log->events().empty());
+    EXPECT_EQ(log->allocations(), 0u);
+    // the largest count whose size fits goes on to the log (which is told to fail it)
+    log->fail_at(1);
+    EXPECT_THROW(a.allocate(too_many - 1), std::bad_alloc);
+    ASSERT_EQ(log->events().size(), 1u);
+    EXPECT_EQ(log->events()[0].what, allocation_log::kind::failed);
+    EXPECT_EQ(log->events()[0].bytes, (too_many - 1) * sizeof(std::uint64_t));
+}
+
 TEST(TracingAllocator, CopiesAndRebindsShareOneLogAndCompareEqual) {
     auto log = std::make_shared<allocation_log>();
     tracing_allocator<std::uint8_t> a(log);

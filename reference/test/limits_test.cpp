@@ -1,12 +1,14 @@
 // limits_test.cpp — every encoder at the edges of size: values nested 100,000 deep, strings of
-// 2^31 and 2^32 bytes, containers that claim 2^32 + 1 elements. A length or count field must
-// carry the whole number, or the encoder must refuse the value with its documented error
-// (error.hpp, KNOWN_DIVERGENCES.md); it may neither crash nor cut a length to fewer bits.
+// 2^31 and 2^32 bytes (and MessagePack binaries of 2^32), containers that claim 2^32 + 1
+// elements. A length or count field must carry the whole number, or the encoder must refuse the
+// value with its documented error (error.hpp, KNOWN_DIVERGENCES.md); it may neither crash nor
+// cut a length to fewer bits.
 //
-// Nothing large is allocated. A 4 GiB string is a view of one 2 MiB memfd of 'a' mapped 2,048
-// times side by side (region below); a container claims a size and cycles over its few real
-// elements (claiming below). The sink keeps the first 32 and the last 16 bytes of the output
-// and its length (window_sink below), which is enough to check a header and a total exactly.
+// Nothing large is allocated. A 4 GiB string or binary is a view of one 2 MiB memfd of 'a'
+// mapped 2,048 times side by side (region below); a container claims a size and cycles over its
+// few real elements (claiming below). The sink keeps the first 32 and the last 16 bytes of the
+// output and its length (window_sink below), which is enough to check a header and a total
+// exactly.
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -17,6 +19,7 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -363,7 +366,7 @@ TEST(Limits, EncodesOrderedJsonArraysAndObjectsNested100000DeepInEveryEncoder) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 2. Strings of 2^31 and 2^32 bytes without allocating them.
+// 2. Strings (and binaries) of 2^31 and 2^32 bytes without allocating them.
 
 /// 2^32 bytes of 'a' followed by 2 MiB of NUL, readable, backed by 4 MiB of memory: one memfd
 /// holding 2 MiB of 'a' then 2 MiB of NUL, its first half mapped 2,048 times side by side over
@@ -473,6 +476,34 @@ private:
 
 using region_json = nlohmann::basic_json<std::map, std::vector, region_string>;
 
+/// A byte vector that presents a stretch of the region through the members the MessagePack
+/// encoder reads a binary value with: size(), empty(), data() (format/msgpack.hpp). Its own
+/// contents are the byte 0xff, so an encoder that wrote the std::vector base instead would write
+/// a byte other than 'a'.
+class region_bytes : public std::vector<std::uint8_t> {
+public:
+    using std::vector<std::uint8_t>::vector;
+    region_bytes() = default;
+
+    static region_bytes view(const char* data, std::size_t size) {
+        region_bytes b(1, std::uint8_t{0xff});
+        b.view_ = reinterpret_cast<const std::uint8_t*>(data);
+        b.view_size_ = size;
+        return b;
+    }
+
+    size_type size() const noexcept { return view_ != nullptr ? view_size_ : std::vector<std::uint8_t>::size(); }
+    bool empty() const noexcept { return size() == 0; }
+    const std::uint8_t* data() const noexcept { return view_ != nullptr ? view_ : std::vector<std::uint8_t>::data(); }
+
+private:
+    const std::uint8_t* view_ = nullptr;
+    size_type view_size_ = 0;
+};
+
+using region_binary_json = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t,
+                                                double, std::allocator, nlohmann::adl_serializer, region_bytes>;
+
 /// Skips the test, with the reason, when the region could not be mapped.
 #define SKIP_WITHOUT_REGION()                                                     \
     if (!region::get().failure().empty()) {                                       \
@@ -563,6 +594,56 @@ TEST(Limits, MsgpackWritesStr32UpTo2To32Minus1AndRefuses2To32BeforeItsHead) {
     expect_string_refused("msgpack", format::msgpack, {}, two_to_32,
                           "MessagePack str length 4294967296 does not fit the 32-bit length field", "/0", 1, "91");
     EXPECT_STREQ(sinkcheck::msgpack_divergence(string_value(format::msgpack, two_to_32)), "msgpack-length-overflow");
+}
+
+/// [b] with b the last n bytes of the run as a binary value, with the subtype if there is one.
+region_binary_json binary_value(std::size_t n, std::optional<std::uint8_t> subtype) {
+    const region_bytes b = region_bytes::view(region::get().last(n), n);
+    region_binary_json a = region_binary_json::array();
+    a.push_back(subtype ? region_binary_json::binary(b, *subtype) : region_binary_json::binary(b));
+    return a;
+}
+
+// MessagePack spec "bin 32" (0xc6) and "ext 32" (0xc9, the type byte after the length): a 32-bit
+// big-endian length, so 2^32 - 1 bytes is the longest payload; "Limitation": a longer one
+// cannot be represented (msgpack-length-overflow), refused before its head is written.
+TEST(Limits, MsgpackWritesBin32AndExt32UpTo2To32Minus1AndRefuses2To32BeforeTheirHead) {
+    SKIP_WITHOUT_REGION();
+    struct binary_case {
+        std::string family;
+        std::optional<std::uint8_t> subtype;
+        std::string head_hex;  // after the enclosing array's 0x91
+    };
+    const binary_case cases[] = {
+        {"bin", std::nullopt, "c6 ffffffff"},
+        {"ext", std::uint8_t{7}, "c9 ffffffff 07"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.family);
+        const auto head = unhex("91" + c.head_hex);
+        const region_binary_json longest = binary_value(two_to_32 - 1, c.subtype);
+        window_sink sink;
+        sinkcheck::encode_msgpack(longest, sink);
+        EXPECT_EQ(sink.size(), head.size() + two_to_32 - 1);
+        EXPECT_EQ(sink.head(), hex(head) + as_hex(window_sink::head_size - head.size()));
+        EXPECT_EQ(sink.tail(), as_hex(window_sink::tail_size));
+        EXPECT_EQ(sinkcheck::msgpack_divergence(longest), nullptr);
+
+        const region_binary_json too_long = binary_value(two_to_32, c.subtype);
+        window_sink refused;
+        try {
+            sinkcheck::encode_msgpack(too_long, refused);
+            ADD_FAILURE() << "encoded without error, " << refused.size() << " bytes, starting " << refused.head();
+        } catch (const sinkcheck::out_of_range& e) {
+            EXPECT_EQ(e.id(), sinkcheck::error_id::length_too_large);
+            EXPECT_EQ(e.message(),
+                      "MessagePack " + c.family + " length 4294967296 does not fit the 32-bit length field");
+            EXPECT_EQ(e.pointer(), "/0");
+        }
+        EXPECT_EQ(refused.size(), 1u);
+        EXPECT_EQ(refused.head(), "91");
+        EXPECT_STREQ(sinkcheck::msgpack_divergence(too_long), "msgpack-length-overflow");
+    }
 }
 
 // UBJSON Draft 12: a string is S, a length with its integer marker, the bytes; the smallest

@@ -11,6 +11,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "test_support.hpp"
@@ -368,6 +369,24 @@ TEST(Msgpack, WritesEachHeadAndNumberInOneSinkCall) {
     sinkcheck::encode_msgpack(j, sink);
     EXPECT_EQ(sink.calls, 7u);
     EXPECT_EQ(sink.bytes, 1u + 3 + 3 + 5 + 6);
+}
+
+// 82 | a161 92 01 02 | a162 c0: a member's mark is where its key starts (1, 6), an array
+// element's where its own bytes do (4, 5)
+TEST(Msgpack, RecordsMarksAtEachValueStart) {
+    std::vector<sinkcheck::value_mark> marks;
+    sinkcheck::encode_options o;
+    o.marks = &marks;
+    sinkcheck::memory_writer sink;
+    sinkcheck::encode_msgpack(json::parse(R"({"a":[1,2],"b":null})"), sink, o);
+    EXPECT_EQ(sinkcheck::test::hex(sink.take()), "82a161920102a162c0");
+    std::vector<std::pair<std::size_t, std::string>> got;
+    for (const auto& m : marks) {
+        got.emplace_back(m.offset, m.pointer);
+    }
+    const std::vector<std::pair<std::size_t, std::string>> expected = {
+        {0, ""}, {1, "/a"}, {4, "/a/0"}, {5, "/a/1"}, {6, "/b"}};
+    EXPECT_EQ(got, expected);
 }
 
 /// The error id encode_msgpack throws for each divergence id (-1: not a MessagePack divergence).

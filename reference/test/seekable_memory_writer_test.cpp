@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <new>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -185,6 +186,41 @@ TEST(SeekableMemoryWriter, RandomSeeksAndWritesMatchAPlainModel) {
         }
         EXPECT_EQ(w.take(), m.out) << "round " << round;
     }
+}
+
+// The vector's max_size() bounds the output: a write reaching past it is refused with
+// std::length_error and changes nothing, whether it appends at the end or overwrites across it
+// after a seek back; a write that ends exactly at max_size still goes through.
+TEST(SeekableMemoryWriter, RefusesAWriteBeyondTheVectorsMaxSizeWithLengthError) {
+    using capped = test::capped_allocator<std::uint8_t, 128>;
+    const auto p = program_of({60, 68});
+    basic_seekable_memory_writer<capped> w;
+    run_writes(w, p);
+    EXPECT_EQ(w.capacity(), 128u);
+    try {
+        w.write(0x01);
+        ADD_FAILURE() << "appended past max_size";
+    } catch (const std::length_error& e) {
+        EXPECT_STREQ(e.what(), "seekable_memory_writer: a write of 1 bytes at 128 exceeds max_size");
+    }
+    EXPECT_EQ(w.position(), 128u);
+
+    const auto patch = test::pattern(29, 9);
+    w.seek(100);
+    try {
+        w.write(patch.data(), 29);
+        ADD_FAILURE() << "overwrote past max_size";
+    } catch (const std::length_error& e) {
+        EXPECT_STREQ(e.what(), "seekable_memory_writer: a write of 29 bytes at 100 exceeds max_size");
+    }
+    EXPECT_EQ(w.position(), 100u);
+    EXPECT_EQ(w.size(), 128u);
+
+    w.write(patch.data(), 28);
+    bytes expected = p.bytes();
+    std::copy(patch.begin(), patch.begin() + 28, expected.begin() + 100);
+    const auto& out = w.bytes();
+    EXPECT_EQ(bytes(out.begin(), out.end()), expected);
 }
 
 TEST(SeekableMemoryWriter, AFailedSeekPastTheCapacityChangesNothing) {

@@ -1,10 +1,12 @@
 // Write programs for the sink tests: a fixed sequence of writes of chosen lengths, and the bytes
 // they must produce. Lets every sink be tested on the same writes without an encoder, and a
-// failure at write k be compared with the bytes of writes 1..k-1.
+// failure at write k be compared with the bytes of writes 1..k-1. Also an allocator whose
+// max_size() is small, so a sink can be driven to its container's length limit.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -83,5 +85,22 @@ template <class Sink>
 void run_writes(Sink& sink, const write_program& p) {
     run_writes(sink, p, p.writes.size());
 }
+
+/// std::allocator with max_size() == Max: a container of it refuses to hold more than Max
+/// elements, which a test can reach without allocating much.
+template <class T, std::size_t Max>
+struct capped_allocator : std::allocator<T> {
+    // std::allocator's own rebind (deprecated in C++17) would lose the cap
+    template <class U>
+    struct rebind {
+        using other = capped_allocator<U, Max>;
+    };
+
+    capped_allocator() = default;
+    template <class U>
+    capped_allocator(const capped_allocator<U, Max>&) noexcept {}
+
+    std::size_t max_size() const noexcept { return Max; }
+};
 
 }  // namespace sinkcheck::test

@@ -59,6 +59,18 @@ TEST(SpanSink, NeverWritesPastTheEndAndStoresNothingOfAnOverflowingWrite) {
     EXPECT_EQ(buffer, expected);
 }
 
+TEST(SpanSink, ReportsItsCapacityAndData) {
+    bytes buffer(12);
+    span_sink s(buffer.data(), 10);
+    EXPECT_EQ(s.capacity(), 10u);
+    EXPECT_EQ(s.data(), buffer.data());
+    run_writes(s, program_of({4}));
+    // writing moves the cursor, not the buffer or its size
+    EXPECT_EQ(s.capacity(), 10u);
+    EXPECT_EQ(s.data(), buffer.data());
+    EXPECT_EQ(bytes(s.data(), s.data() + s.position()), program_of({4}).bytes());
+}
+
 TEST(SpanSink, ZeroCapacityRejectsTheFirstByte) {
     span_sink s(nullptr, 0);
     s.write(nullptr, 0);

@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <stdexcept>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -260,6 +261,29 @@ TEST(VectorSink, MakeVectorSinkDeducesTheAllocator) {
     }
     EXPECT_EQ(v.size(), 1u);
     EXPECT_EQ(log->allocations(), 1u);
+}
+
+// The vector's max_size() bounds the sink: a write that would take the vector past it is
+// refused with std::length_error before anything changes, and the writes before it stay.
+TEST(VectorSink, RefusesAWriteBeyondTheVectorsMaxSizeWithLengthError) {
+    using capped = test::capped_allocator<std::uint8_t, 128>;
+    const auto p = program_of({60, 68});
+    std::vector<std::uint8_t, capped> v;
+    {
+        basic_vector_sink<capped> s(v);
+        run_writes(s, p);  // capacity 64, then doubled to exactly max_size
+        ASSERT_EQ(v.max_size(), 128u);
+        EXPECT_EQ(v.capacity(), 128u);
+        try {
+            s.write(0x01);
+            ADD_FAILURE() << "wrote past max_size";
+        } catch (const std::length_error& e) {
+            // the sink's own refusal, not one from the vector's reserve()
+            EXPECT_STREQ(e.what(), "sink: a write of 1 bytes after 128 exceeds the container's max_size");
+        }
+        EXPECT_EQ(s.position(), 128u);
+    }
+    EXPECT_EQ(bytes(v.begin(), v.end()), p.bytes());
 }
 
 TEST(VectorSink, RejectsAZeroWindow) {
