@@ -19,6 +19,7 @@
 #include <string>
 #include <type_traits>
 
+#include "sinkcheck/detail/bytes.hpp"
 #include "sinkcheck/detail/utf8.hpp"
 #include "sinkcheck/detail/walk.hpp"
 #include "sinkcheck/error.hpp"
@@ -27,28 +28,44 @@
 namespace sinkcheck {
 namespace detail {
 
-/// The smallest marker of the integer ladder that holds n: UBJSON i U I l L, then H
+/// Calls put(marker, v) with the smallest marker of the integer ladder that holds n and n
+/// narrowed to that marker's width (std::uint8_t, 16, 32 or 64): UBJSON i U I l L, then H
 /// (high-precision) above INT64_MAX; BJData i U I u l m L M (UBJSON Draft 12 "Numeric": "use the
-/// smallest applicable type"). nlohmann 3.11.2 quirk: 0..127 take i although U also fits.
+/// smallest applicable type"). nlohmann 3.11.2 quirk: 0..127 take i although U also fits. The
+/// width is a type, not a run-time count, so a writer built on this copies constant sizes only.
+template <bool BJData, class Put>
+[[gnu::always_inline]] constexpr auto ubjson_unsigned_ladder(std::uint64_t n, Put&& put) {
+    if (n <= 0x7f) return put(std::uint8_t{'i'}, static_cast<std::uint8_t>(n));
+    if (n <= 0xff) return put(std::uint8_t{'U'}, static_cast<std::uint8_t>(n));
+    if (n <= 0x7fff) return put(std::uint8_t{'I'}, static_cast<std::uint16_t>(n));
+    if (BJData && n <= 0xffff) return put(std::uint8_t{'u'}, static_cast<std::uint16_t>(n));
+    if (n <= 0x7fffffff) return put(std::uint8_t{'l'}, static_cast<std::uint32_t>(n));
+    if (BJData && n <= 0xffffffff) return put(std::uint8_t{'m'}, static_cast<std::uint32_t>(n));
+    if (n <= 0x7fffffffffffffff) return put(std::uint8_t{'L'}, n);
+    return put(BJData ? std::uint8_t{'M'} : std::uint8_t{'H'}, n);
+}
+
+/// The same for a signed n; a negative n goes out as its two's-complement low bytes.
+template <bool BJData, class Put>
+[[gnu::always_inline]] constexpr auto ubjson_signed_ladder(std::int64_t n, Put&& put) {
+    if (n >= 0) return ubjson_unsigned_ladder<BJData>(static_cast<std::uint64_t>(n), put);
+    const auto bits = static_cast<std::uint64_t>(n);
+    if (n >= INT8_MIN) return put(std::uint8_t{'i'}, static_cast<std::uint8_t>(bits));
+    if (n >= INT16_MIN) return put(std::uint8_t{'I'}, static_cast<std::uint16_t>(bits));
+    if (n >= INT32_MIN) return put(std::uint8_t{'l'}, static_cast<std::uint32_t>(bits));
+    return put(std::uint8_t{'L'}, bits);
+}
+
+inline constexpr auto ubjson_marker_only = [](std::uint8_t m, auto) { return m; };
+
 template <bool BJData>
 constexpr std::uint8_t ubjson_unsigned_marker(std::uint64_t n) noexcept {
-    if (n <= 0x7f) return 'i';
-    if (n <= 0xff) return 'U';
-    if (n <= 0x7fff) return 'I';
-    if (BJData && n <= 0xffff) return 'u';
-    if (n <= 0x7fffffff) return 'l';
-    if (BJData && n <= 0xffffffff) return 'm';
-    if (n <= 0x7fffffffffffffff) return 'L';
-    return BJData ? 'M' : 'H';
+    return ubjson_unsigned_ladder<BJData>(n, ubjson_marker_only);
 }
 
 template <bool BJData>
 constexpr std::uint8_t ubjson_signed_marker(std::int64_t n) noexcept {
-    if (n >= 0) return ubjson_unsigned_marker<BJData>(static_cast<std::uint64_t>(n));
-    if (n >= INT8_MIN) return 'i';
-    if (n >= INT16_MIN) return 'I';
-    if (n >= INT32_MIN) return 'l';
-    return 'L';
+    return ubjson_signed_ladder<BJData>(n, ubjson_marker_only);
 }
 
 /// Payload width in bytes of integer marker m (C: a char, one byte).
@@ -64,22 +81,6 @@ constexpr std::size_t ubjson_width(std::uint8_t m) noexcept {
         case 'd': return 4;
         default: return 8;
     }
-}
-
-/// Stores the low `width` bytes of bits: big-endian in UBJSON, little-endian in BJData (BJData
-/// Draft 2 "Integer", "Float"). May write 8 bytes at out: callers leave room and count only
-/// `width` of them.
-template <bool BJData>
-inline void ubjson_store_bits(std::uint8_t* out, std::uint64_t bits, std::size_t width) noexcept {
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    // one 8-byte store instead of a loop over the bytes: the hot path of every number
-    const std::uint64_t ordered = BJData ? bits : __builtin_bswap64(bits << (64 - 8 * width));
-    std::memcpy(out, &ordered, sizeof ordered);
-#else
-    for (std::size_t i = 0; i < width; ++i) {
-        out[i] = static_cast<std::uint8_t>(bits >> (8 * (BJData ? i : width - 1 - i)));
-    }
-#endif
 }
 
 /// The bits of a float or double, zero-extended.
@@ -102,24 +103,18 @@ inline std::size_t ubjson_store_digits(std::uint8_t* out, std::uint64_t n) noexc
     return 2 + len;
 }
 
-/// Stores an integer with the ladder marker m (omitted when with_marker is false: the enclosing
-/// '$' already says it). At most 23 bytes; leave 9 past the start for ubjson_store_bits.
+/// Stores n with its ladder marker (omitted when with_marker is false: the enclosing '$'
+/// already says it). At most 23 bytes.
 template <bool BJData>
-inline std::size_t ubjson_store_integer(std::uint8_t* out, std::uint8_t m, std::uint64_t bits,
-                                        bool with_marker) noexcept {
-    out[0] = m;
-    const std::size_t n = with_marker ? 1 : 0;
-    if (!BJData && m == 'H') {
-        return n + ubjson_store_digits(out + n, bits);
-    }
-    ubjson_store_bits<BJData>(out + n, bits, ubjson_width(m));
-    return n + ubjson_width(m);
-}
-
-/// Stores a string length or container count: always with its marker.
-template <bool BJData>
-inline std::size_t ubjson_store_length(std::uint8_t* out, std::uint64_t n) noexcept {
-    return ubjson_store_integer<BJData>(out, ubjson_unsigned_marker<BJData>(n), n, true);
+inline std::size_t ubjson_store_unsigned(std::uint8_t* out, std::uint64_t n, bool with_marker) noexcept {
+    return ubjson_unsigned_ladder<BJData>(n, [&](std::uint8_t m, auto v) -> std::size_t {
+        out[0] = m;
+        const std::size_t k = with_marker ? 1 : 0;
+        if (!BJData && m == 'H') {
+            return k + ubjson_store_digits(out + k, n);
+        }
+        return k + store_ordered<!BJData>(out + k, v);
+    });
 }
 
 /// Stores a container header: the opening marker (0: omitted because the parent's '$' says
@@ -137,7 +132,7 @@ inline std::size_t ubjson_store_header(std::uint8_t* out, std::uint8_t open, std
     }
     if (counted) {
         out[n++] = '#';
-        n += ubjson_store_length<BJData>(out + n, count);
+        n += ubjson_store_unsigned<BJData>(out + n, count, true);
     }
     return n;
 }
@@ -218,23 +213,31 @@ std::uint8_t ubjson_common_type(const Json& container) noexcept {
     return same && ubjson_typable<BJData>(first) ? first : 0;
 }
 
-/// True for a string of at most 32 bytes, all ASCII: most keys and strings, settled here
-/// without the full UTF-8 validation (detail/utf8.hpp) that every other string gets.
-inline bool ubjson_short_ascii(const char* p, std::size_t n) noexcept {
-    if (n > 32) {
-        return false;
+/// Copies n <= 32 bytes from p to out without a call to memcpy and without a loop: the first and
+/// the last 16, 8 or 4 bytes, overlapping in the middle (as all_ascii in detail/utf8.hpp reads),
+/// so no access leaves either range.
+inline void ubjson_copy_short(std::uint8_t* out, const char* p, std::size_t n) noexcept {
+    const auto copy = [out, p](std::size_t at, auto word) {
+        std::memcpy(&word, p + at, sizeof word);
+        std::memcpy(out + at, &word, sizeof word);
+    };
+    if (n >= 16) {
+        copy(0, std::uint64_t{});
+        copy(8, std::uint64_t{});
+        copy(n - 16, std::uint64_t{});
+        copy(n - 8, std::uint64_t{});
+    } else if (n >= 8) {
+        copy(0, std::uint64_t{});
+        copy(n - 8, std::uint64_t{});
+    } else if (n >= 4) {
+        copy(0, std::uint32_t{});
+        copy(n - 4, std::uint32_t{});
+    } else if (n != 0) {
+        // 1..3 bytes: the first, middle and last byte cover them all
+        copy(0, std::uint8_t{});
+        copy(n / 2, std::uint8_t{});
+        copy(n - 1, std::uint8_t{});
     }
-    std::uint64_t bits = 0;
-    std::size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        std::uint64_t word;
-        std::memcpy(&word, p + i, sizeof word);
-        bits |= word;
-    }
-    for (; i < n; ++i) {
-        bits |= static_cast<std::uint8_t>(p[i]);
-    }
-    return (bits & 0x8080808080808080ULL) == 0;
 }
 
 /// Collects small writes and hands them to the sink in chunks: one sink call per chunk
@@ -452,7 +455,10 @@ bool bjdata_3112_writes_object(const ndarray_view<Json>& view) noexcept {
 // ---------------------------------------------------------------------------------------------
 
 /// The walker handler that writes UBJSON (BJData = false) or BJData; see walk.hpp. A frame's
-/// aux holds the '$' type of its elements, 0 when each element carries its own marker.
+/// aux holds the '$' type of its elements, 0 when each element carries its own marker. As in
+/// format/cbor.hpp, numbers and length headers go out in constant-size writes and the hot
+/// functions are inlined by force into the walker's loop (callgrind: a run-time length per value
+/// sent every number and string header through memcpy).
 template <class Json, class Sink, bool BJData>
 class ubjson_writer {
 public:
@@ -467,28 +473,29 @@ public:
 
     std::size_t position() const { return sink_.position(); }
 
-    void value(const Json& j, frame_type* parent) {
+    [[gnu::always_inline]] void value(const Json& j, frame_type* parent) {
         const bool marked = parent == nullptr || parent->aux == 0;
-        std::uint8_t buf[32];
         switch (j.type()) {
+            // marker-only types: under '$' nothing at all (UBJSON Draft 12 "Special case")
             case Json::value_t::null:
-            case Json::value_t::boolean:
-                // marker-only types: under '$' nothing at all (UBJSON Draft 12 "Special case")
                 if (marked) {
-                    sink_.write(ubjson_marker<BJData>(j));
+                    sink_.write(std::uint8_t{'Z'});
                 }
                 return;
-            case Json::value_t::number_integer: {
-                const std::int64_t v = *j.template get_ptr<const typename Json::number_integer_t*>();
-                sink_.write(buf, ubjson_store_integer<BJData>(buf, ubjson_signed_marker<BJData>(v),
-                                                              static_cast<std::uint64_t>(v), marked));
+            case Json::value_t::boolean:
+                if (marked) {
+                    sink_.write(*j.template get_ptr<const typename Json::boolean_t*>() ? std::uint8_t{'T'}
+                                                                                       : std::uint8_t{'F'});
+                }
                 return;
-            }
-            case Json::value_t::number_unsigned: {
-                const std::uint64_t v = *j.template get_ptr<const typename Json::number_unsigned_t*>();
-                sink_.write(buf, ubjson_store_integer<BJData>(buf, ubjson_unsigned_marker<BJData>(v), v, marked));
+            case Json::value_t::number_integer:
+                ubjson_signed_ladder<BJData>(*j.template get_ptr<const typename Json::number_integer_t*>(),
+                                             put_number{*this, marked});
                 return;
-            }
+            case Json::value_t::number_unsigned:
+                ubjson_unsigned_ladder<BJData>(*j.template get_ptr<const typename Json::number_unsigned_t*>(),
+                                               put_number{*this, marked});
+                return;
             case Json::value_t::number_float: {
                 const float_t d = *j.template get_ptr<const float_t*>();
                 if (!BJData && !std::isfinite(d)) {
@@ -499,17 +506,10 @@ public:
                     }
                     return;
                 }
-                std::size_t n = 0;
-                if (marked) {
-                    buf[n++] = sizeof(float_t) == 4 ? 'd' : 'D';
-                }
-                ubjson_store_bits<BJData>(buf + n, ubjson_float_bits(d), sizeof d);
-                sink_.write(buf, n + sizeof d);
+                number(marked, sizeof(float_t) == 4 ? 'd' : 'D', d);
                 return;
             }
-            case Json::value_t::string:
-                write_text(marked ? 'S' : 0, *j.template get_ptr<const string_t*>(), "string");
-                return;
+            case Json::value_t::string: text(marked, *j.template get_ptr<const string_t*>(), "string"); return;
             case Json::value_t::binary: write_binary(j.get_binary(), marked); return;
             case Json::value_t::discarded:
                 // 3.11.2 writes nothing, leaving a counted container one element short
@@ -520,30 +520,38 @@ public:
         }
     }
 
-    bool open(const Json& j, frame_type& f, frame_type* parent) {
+    [[gnu::always_inline]] bool open(const Json& j, frame_type& f, frame_type* parent) {
         const bool marked = parent == nullptr || parent->aux == 0;
         if constexpr (BJData) {
-            if (j.is_object() && write_ndarray(j)) {
+            if (f.is_object() && write_ndarray(j)) {
                 return false;
             }
         }
-        const std::size_t count = j.size();
-        // Empty containers never get '$' (3.11.2); '$' needs '#' (use_size), checked on entry
-        const std::uint8_t type = typed_ && count != 0 ? ubjson_common_type<BJData>(j) : 0;
-        const std::uint8_t open_marker = j.is_object() ? '{' : '[';
-        std::uint8_t buf[32];
-        std::size_t n = ubjson_store_header<BJData>(buf, marked ? open_marker : 0, type, counted_, count);
-        if (count == 0 && !counted_) {
-            buf[n++] = j.is_object() ? '}' : ']';
+        if (counted_) {
+            return open_counted(j, f, marked);
         }
-        sink_.write(buf, n);
-        f.aux = type;
-        return count != 0;
+        // no count, hence no '$' either (checked on entry): the opening marker, and the end
+        // marker at once when there is nothing in between
+        const std::uint8_t open_marker = f.is_object() ? '{' : '[';
+        f.aux = 0;
+        if (!j.empty()) {
+            if (marked) {
+                sink_.write(open_marker);
+            }
+            return true;
+        }
+        const std::uint8_t close_marker = f.is_object() ? '}' : ']';
+        if (marked) {
+            put_marker<true>(sink_, open_marker, close_marker);
+        } else {
+            sink_.write(close_marker);
+        }
+        return false;
     }
 
-    void member(frame_type& f, const Json&) {
+    [[gnu::always_inline]] void member(frame_type& f, const Json&) {
         if (f.key != nullptr) {
-            write_text(0, *f.key, "object key");  // keys carry no S (UBJSON Draft 12 "Object")
+            text(false, *f.key, "object key");  // keys carry no S (UBJSON Draft 12 "Object")
         }
     }
 
@@ -555,27 +563,79 @@ public:
     }
 
 private:
-    // UBJSON Draft 12 and BJData Draft 2 "String": UTF-8 required; 3.11.2 copies any bytes
-    // (invalid-utf8). Short strings go out with their header in one write.
-    void write_text(std::uint8_t marker, const string_t& s, const char* what) {
-        if (!ubjson_short_ascii(s.data(), s.size())) {
-            require_utf8(s, what);
+    /// v with its marker m (none when !marked: the enclosing '$' says it) in the format's byte
+    /// order (BJData Draft 2 "Integer", "Float": little-endian), in one write of constant size.
+    template <class T>
+    [[gnu::always_inline]] void number(bool marked, std::uint8_t m, T v) {
+        if constexpr (!BJData && sizeof(T) == 8) {
+            if (m == 'H') {
+                high_precision(static_cast<std::uint64_t>(v), marked);
+                return;
+            }
         }
-        std::uint8_t buf[64];
-        std::size_t n = 0;
-        if (marker != 0) {
-            buf[n++] = marker;
-        }
-        n += ubjson_store_length<BJData>(buf + n, s.size());
-        if (s.size() <= sizeof buf - n) {
-            // bytes, not a C string: no terminator wanted
-            std::memcpy(buf + n, s.data(), s.size());  // NOLINT(bugprone-not-null-terminated-result)
-            sink_.write(buf, n + s.size());
+        if (marked) {
+            put_marker<!BJData>(sink_, m, v);
         } else {
-            sink_.write(buf, n);
-            sink_.write(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+            std::uint8_t buf[sizeof(T)];
+            store_ordered<!BJData>(buf, v);
+            sink_.write(buf, sizeof buf);
         }
     }
+
+    /// number() as the ladder's callback, inlined by force: out of line (as a lambda's call
+    /// operator was), each number paid a call (callgrind).
+    struct put_number {
+        ubjson_writer& writer;
+        bool marked;
+        template <class T>
+        [[gnu::always_inline]] void operator()(std::uint8_t m, T v) const {
+            writer.number(marked, m, v);
+        }
+    };
+
+    void high_precision(std::uint64_t n, bool marked) {
+        std::uint8_t buf[24];
+        sink_.write(buf, ubjson_store_unsigned<BJData>(buf, n, marked));
+    }
+
+    /// A counted container's header: marker, '$' and type when its elements share one, '#' and
+    /// the count. Empty containers never get '$' (3.11.2).
+    bool open_counted(const Json& j, frame_type& f, bool marked) {
+        const std::size_t count = j.size();
+        const std::uint8_t type = typed_ && count != 0 ? ubjson_common_type<BJData>(j) : 0;
+        const std::uint8_t open_marker = f.is_object() ? '{' : '[';
+        std::uint8_t buf[32];
+        sink_.write(buf, ubjson_store_header<BJData>(buf, marked ? open_marker : 0, type, true, count));
+        f.aux = type;
+        return count != 0;
+    }
+
+    // UBJSON Draft 12 and BJData Draft 2 "String": UTF-8 required; 3.11.2 copies any bytes
+    // (invalid-utf8). A short string goes out whole in one write: its length takes i (0..127),
+    // so the header is a constant composed in a register, and the contents are copied without a
+    // call (ubjson_copy_short). A longer one: the header in constant-size writes, then the bytes.
+    [[gnu::always_inline]] void text(bool with_marker, const string_t& s, const char* what) {
+        require_utf8(s, what);
+        const std::size_t n = s.size();
+        if (n <= short_text) {
+            std::uint8_t buf[3 + short_text];
+            const std::uint32_t head = with_marker ? 'S' | 'i' << 8 | static_cast<std::uint32_t>(n) << 16
+                                                   : 'i' | static_cast<std::uint32_t>(n) << 8;
+            const std::size_t h = with_marker ? 3 : 2;
+            store_le(buf, head);  // one store; the contents overwrite what is past h
+            ubjson_copy_short(buf + h, s.data(), n);
+            sink_.write(buf, h + n);
+            return;
+        }
+        if (with_marker) {
+            sink_.write(std::uint8_t{'S'});
+        }
+        ubjson_unsigned_ladder<BJData>(n, put_number{*this, true});
+        sink_.write(reinterpret_cast<const std::uint8_t*>(s.data()), n);
+    }
+
+    /// The longest string text() writes in one piece (most keys and many values).
+    static constexpr std::size_t short_text = 32;
 
     // Binary is an array of uint8 (UBJSON Draft 12 "Data Format" notes; the subtype is lost):
     // [U b U b ...] plainly, [$U#n raw bytes] typed (BJData Draft 2 too; 3.11.2 does not use B).
@@ -632,7 +692,7 @@ private:
         out.commit(ubjson_store_header<BJData>(out.room(32), '[', dim_type, counted_, dims.size()));
         for (const auto& d : dims) {
             const auto n = d.template get<std::uint64_t>();
-            out.commit(ubjson_store_integer<BJData>(out.room(32), ubjson_unsigned_marker<BJData>(n), n, dim_type == 0));
+            out.commit(ubjson_store_unsigned<BJData>(out.room(32), n, dim_type == 0));
         }
         if (!counted_) {
             out.put(']');
@@ -645,7 +705,7 @@ private:
             const std::uint64_t bits = elem == 'd'   ? ubjson_float_bits(v.template get<float>())
                                        : elem == 'D' ? ubjson_float_bits(v.template get<double>())
                                                      : bjdata_integer_bits(v);
-            ubjson_store_bits<true>(q, bits, ubjson_width(elem));
+            store_le(q, bits);  // all 8 bytes, one store; only the element's width is kept
             out.commit(ubjson_width(elem));
         }
         out.flush();
