@@ -28,6 +28,11 @@ fi
 nlohmann_flags=()
 [ "$nlohmann_include" = /usr/include ] || nlohmann_flags=(-isystem "$nlohmann_include")
 
+# libFuzzer gets feedback from sinkcheck's own code only (fuzz/coverage-ignorelist.txt says why)
+feedback_flags=()
+[ "${FUZZING_ENGINE:-libfuzzer}" = libfuzzer ] &&
+  feedback_flags=(-fsanitize-coverage-ignorelist="$src_root/fuzz/coverage-ignorelist.txt")
+
 jobs=${SINKCHECK_BUILD_JOBS:-$(nproc)}
 running=0
 for name in $targets; do
@@ -42,7 +47,7 @@ for name in $targets; do
     objects=()
     for s in "${sources[@]}"; do
       o="$WORK/$name-$(basename "$s" .cpp).o"
-      $CXX $CXXFLAGS -std=c++17 -I"$src_root/reference/include" -I"$src_root/fuzz" \
+      $CXX $CXXFLAGS "${feedback_flags[@]}" -std=c++17 -I"$src_root/reference/include" -I"$src_root/fuzz" \
         -I"$src_root/conformance/runner/include" "${nlohmann_flags[@]}" -c "$s" -o "$o"
       objects+=("$o")
     done

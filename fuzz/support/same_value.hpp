@@ -64,24 +64,49 @@ bool bjdata_reads_flat(const Json& size) {
 }  // namespace detail_same
 
 /// nullopt when `decoded` equals `original` as format f carries it, else the JSON pointer of
-/// the first difference.
+/// the first difference. Each visited pair remembers its parent and its token, so a pointer is
+/// spelled only for the difference (one string per node was most of a round trip's allocations).
 template <class Json>
 std::optional<std::string> first_difference(format f, const Json& original, const Json& decoded) {
     const bool binary_is_array = f == format::ubjson || f == format::bjdata || f == format::bon8;
-    struct item {
+    using string_t = typename Json::string_t;
+    static constexpr std::size_t none = static_cast<std::size_t>(-1);
+    static const string_t array_size_key = "_ArraySize_";
+    struct step {
         const Json* a;
         const Json* b;
-        std::string pointer;
+        std::size_t parent;
+        const string_t* key;  // the member's key, or nullptr for an array element
+        std::size_t index;
     };
-    std::vector<item> todo{{&original, &decoded, std::string()}};
+    std::vector<step> seen{{&original, &decoded, none, nullptr, 0}};
+    const auto pointer_of = [&seen](std::size_t s, const string_t* last_key = nullptr) {
+        std::vector<std::size_t> chain;
+        for (; s != none && seen[s].parent != none; s = seen[s].parent) {
+            chain.push_back(s);
+        }
+        std::string p;
+        for (auto c = chain.rbegin(); c != chain.rend(); ++c) {
+            if (seen[*c].key != nullptr) {
+                sinkcheck::detail::append_pointer_token(p, *seen[*c].key);
+            } else {
+                p += "/" + std::to_string(seen[*c].index);
+            }
+        }
+        if (last_key != nullptr) {
+            sinkcheck::detail::append_pointer_token(p, *last_key);
+        }
+        return p;
+    };
+    std::vector<std::size_t> todo{0};
     while (!todo.empty()) {
-        item it = std::move(todo.back());
+        const std::size_t current = todo.back();
         todo.pop_back();
-        const Json& a = *it.a;
-        const Json& b = *it.b;
+        const Json& a = *seen[current].a;
+        const Json& b = *seen[current].b;
         if (a.is_number() || b.is_number()) {
             if (!(a.is_number() && b.is_number() && detail_same::same_number(a, b))) {
-                return it.pointer;
+                return pointer_of(current);
             }
             continue;
         }
@@ -89,11 +114,11 @@ std::optional<std::string> first_difference(format f, const Json& original, cons
             const auto& bytes = a.get_binary();
             if (binary_is_array) {
                 if (!b.is_array() || b.size() != bytes.size()) {
-                    return it.pointer;
+                    return pointer_of(current);
                 }
                 for (std::size_t i = 0; i < bytes.size(); ++i) {
                     if (!b[i].is_number_integer() || b[i] != bytes[i]) {
-                        return it.pointer + "/" + std::to_string(i);
+                        return pointer_of(current) + "/" + std::to_string(i);
                     }
                 }
                 continue;
@@ -101,13 +126,13 @@ std::optional<std::string> first_difference(format f, const Json& original, cons
             using container = typename Json::binary_t::container_type;
             if (!b.is_binary() ||
                 static_cast<const container&>(b.get_binary()) != static_cast<const container&>(bytes)) {
-                return it.pointer;
+                return pointer_of(current);
             }
             const bool expect_subtype = bytes.has_subtype() || f == format::bson;
             const std::uint64_t subtype = bytes.has_subtype() ? bytes.subtype() : 0;
             if (b.get_binary().has_subtype() != expect_subtype ||
                 (expect_subtype && b.get_binary().subtype() != subtype)) {
-                return it.pointer;
+                return pointer_of(current);
             }
             continue;
         }
@@ -122,30 +147,31 @@ std::optional<std::string> first_difference(format f, const Json& original, cons
             }
             if (!detail_same::is_ndarray(b) || a["_ArrayType_"] != b["_ArrayType_"] ||
                 a["_ArrayData_"].size() != b["_ArrayData_"].size()) {
-                return it.pointer;
+                return pointer_of(current);
             }
-            todo.push_back({&a["_ArraySize_"], &b["_ArraySize_"], it.pointer + "/_ArraySize_"});
+            seen.push_back({&a["_ArraySize_"], &b["_ArraySize_"], current, &array_size_key, 0});
+            todo.push_back(seen.size() - 1);
             continue;
         }
         if (a.type() != b.type() || a.size() != b.size()) {
-            return it.pointer;
+            return pointer_of(current);
         }
         if (a.is_array()) {
             for (std::size_t i = 0; i < a.size(); ++i) {
-                todo.push_back({&a[i], &b[i], it.pointer + "/" + std::to_string(i)});
+                seen.push_back({&a[i], &b[i], current, nullptr, i});
+                todo.push_back(seen.size() - 1);
             }
         } else if (a.is_object()) {
             for (auto ai = a.begin(); ai != a.end(); ++ai) {
-                std::string p = it.pointer;
-                sinkcheck::detail::append_pointer_token(p, ai.key());
                 const auto bi = b.find(ai.key());
                 if (bi == b.end()) {
-                    return p;
+                    return pointer_of(current, &ai.key());
                 }
-                todo.push_back({&ai.value(), &*bi, std::move(p)});
+                seen.push_back({&ai.value(), &*bi, current, &ai.key(), 0});
+                todo.push_back(seen.size() - 1);
             }
         } else if (a != b) {
-            return it.pointer;
+            return pointer_of(current);
         }
     }
     return std::nullopt;

@@ -10,6 +10,7 @@
 // input stays cheap.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -243,13 +244,17 @@ private:
     void nest(Json& at) {
         static constexpr std::size_t depths[] = {2, 8, 33, 199, 200, 201};
         static constexpr std::size_t deep[] = {500, 5000, 20000};
-        std::size_t n = rare() ? pick(deep) : pick(depths);
+        const bool deep_one = rare();
+        std::size_t n = deep_one ? pick(deep) : pick(depths);
+        // nests add up; past 1,000 levels only once a rare deep one was picked
+        deep_allowed_ = deep_allowed_ || deep_one;
+        const std::size_t limit = deep_allowed_ ? limits_.max_depth : std::min<std::size_t>(limits_.max_depth, 1000);
         Json* cur = &at;
         if (!cur->is_array()) {
             *cur = Json::array();
         }
         open_.push_back(cur);
-        while (n-- > 1 && open_.size() < limits_.max_depth) {
+        while (n-- > 1 && open_.size() < limit) {
             cur->push_back(Json::array());
             cur = &cur->back();
             open_.push_back(cur);
@@ -266,6 +271,15 @@ private:
     std::size_t length_edge() {
         const std::size_t n = pick(length_edges);
         return n > 4096 && !rare() ? n % 4096 : n;
+    }
+
+    /// An element count at a length-class edge; the ones above 256 only when rare(). A string
+    /// of 4,095 bytes costs one copy per encoding, an array of 4,095 values thousands of calls
+    /// (and, under ASan, an allocation each when decoded): such inputs ran 100-300 times longer
+    /// than a typical one and took most of a campaign's time.
+    std::size_t count_edge() {
+        const std::size_t n = pick(length_edges);
+        return n > 256 && !rare() ? n % 256 : n;
     }
 
     template <class T, std::size_t N>
@@ -381,9 +395,11 @@ private:
 
     /// n copies of one scalar: the UBJSON/BJData '$' (use_type) paths and the count edges.
     Json uniform_array() {
-        std::size_t n = length_edge();
-        if (nodes_ + n > limits_.max_nodes * 128) {
-            n %= 300;
+        std::size_t n = count_edge();
+        // a few thousand values in all, unless this array is one of the rare long ones
+        const std::size_t cap = limits_.max_nodes * (n > 256 ? 128 : 8);
+        if (nodes_ + n > cap) {
+            n = nodes_ < cap ? cap - nodes_ : 0;
         }
         // scalars only: numbers, short strings, binary
         const std::uint8_t element_op = static_cast<std::uint8_t>(in_.ConsumeIntegralInRange<int>(0, 16));
@@ -392,7 +408,10 @@ private:
                                               ? element.template get_ref<const typename Json::string_t&>().size()
                                           : element.is_binary() ? element.get_binary().size()
                                                                 : 0;
-        if (element_bytes > 0 && (n * element_bytes > limits_.max_bytes || !take_bytes(n * element_bytes))) {
+        // more than 4 KiB of text or binary in one array only when rare(): UBJSON and BJData
+        // write binary as an array of numbers, which decodes to one value per byte
+        const std::size_t total = n * element_bytes;
+        if (element_bytes > 0 && ((total > 4096 && !rare()) || total > limits_.max_bytes || !take_bytes(total))) {
             n = 1;
         }
         Json a = Json::array();
@@ -445,6 +464,7 @@ private:
     std::vector<Json*> open_;
     std::size_t nodes_ = 0;
     std::size_t bytes_ = 0;
+    bool deep_allowed_ = false;
 };
 
 /// The value the rest of the input describes (see value_builder).
