@@ -85,6 +85,8 @@ if [ -z "$targets" ]; then
 fi
 [ -n "$targets" ] || { echo "fuzz-campaign: no fuzz targets built" >&2; exit 2; }
 
+# shellcheck source=fuzz-options.sh
+source "$root/scripts/fuzz-options.sh"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
@@ -109,7 +111,7 @@ for t in $targets; do
   [ "$fork" -gt 1 ] && args+=(-fork="$fork" -ignore_crashes=1)
   echo "fuzz-campaign: $t for ${budget}s"
   set +e
-  "$bin" "${args[@]}" "$work/corpus" >"$work/fuzz.log" 2>&1
+  with_options_env "$root/fuzz/$t.options" "$bin" "${args[@]}" "$work/corpus" >"$work/fuzz.log" 2>&1
   status=$?
   set -e
 

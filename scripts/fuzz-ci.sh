@@ -20,6 +20,8 @@ if [ -z "$build" ]; then
   cmake --build "$build" --target sinkcheck_fuzzers -j "$(nproc)"
 fi
 
+# shellcheck source=fuzz-options.sh
+source "$root/scripts/fuzz-options.sh"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
@@ -46,7 +48,8 @@ for src in "$root"/fuzz/fuzz_*.cpp; do
   log="$scratch/$t/fuzz.log"
   result=ok
   TIMEFORMAT='%U %S'
-  { time "$bin" "${args[@]}" "$scratch/$t/corpus" >"$log" 2>&1 || result=FINDING; } 2>"$scratch/$t/cpu"
+  { time with_options_env "$root/fuzz/$t.options" "$bin" "${args[@]}" "$scratch/$t/corpus" >"$log" 2>&1 ||
+    result=FINDING; } 2>"$scratch/$t/cpu"
   done_runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   features=$(grep -E '^#[0-9]+.* ft: ' "$log" | tail -1 | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
