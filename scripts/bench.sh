@@ -27,7 +27,7 @@ fi
 
 out=docs/bench
 mkdir -p "$out"
-targets=(bench_encoders bench_sinks perf_gate)
+targets=(bench_encoders bench_sinks bench_fault_cost perf_gate)
 
 build() {  # build DIR COMPILER
   # Warnings are not errors here: a Release (-O3) build sees false positives that -O2 does not,
@@ -48,6 +48,7 @@ gcc_label=$(compiler_label g++)
 clang_label=$(compiler_label clang++-14)
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+fault_before=$(build-bench-gcc/bench/bench_fault_cost)
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
 
 run() {  # run NAME BINARY LABEL [ARGS...]
@@ -79,14 +80,16 @@ done
 cat "$gate_log"
 
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+fault_after=$(build-bench-gcc/bench/bench_fault_cost)
 machine=$out/raw-machine.md
 {
   echo "- command: \`scripts/bench.sh${quick:+ --quick}\` with SINKCHECK_BENCH_REPS=$reps, started $started"
-  echo "- CPU: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores online); caches: $(lscpu | \
-    sed -n 's/^L\([123][di]*\) cache: *\(.*\)/L\1 \2/p' | paste -sd ';' | sed 's/;/; /g')"
+  caches=$(lscpu | sed -n 's/^L\([123][di]*\) cache: *\(.*\)/L\1 \2/p' | paste -sd ';' | sed 's/;/; /g')
+  echo "- CPU: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores online); caches: ${caches:-not reported by lscpu}"
   echo "- memory: $(free -g | awk '/^Mem:/ {print $2 " GiB"}'); kernel $(uname -r); $(ldd --version | head -n 1)"
   echo "- compilers: $gcc_label (build-bench-gcc), $clang_label (build-bench-clang); CMake Release (-O3 -DNDEBUG)"
   echo "- load average (1, 5, 15 min) before: $load_before; after: $load_after (2 cores shared with other jobs)"
+  echo "- page faults (bench/fault_cost.cpp) before: $fault_before; after: $fault_after"
   echo "- every timed call starts from a heap trimmed back to the kernel, except in the runs labelled \"heap kept\" (bench/README.md, Method)"
 } > "$machine"
 
