@@ -80,7 +80,7 @@ public:
     T& top() noexcept { return (*this)[size_ - 1]; }
 
 private:
-    T inline_[N];
+    T inline_[N]{};
     std::vector<T> heap_;
     std::size_t size_ = 0;
 };
