@@ -4,8 +4,9 @@
 # Installs the Debian packages it needs when missing, builds the targets with clang 14,
 # libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer, runs each one on a scratch copy of
 # its seed corpus (corpus/<target>/) with its dictionary, merges inputs that reach new coverage
-# back into corpus/<target>/, minimises every finding and saves it with the command that
-# reproduces it, and prints a summary table. Exit status: 0 no finding, 1 findings, 2 usage or
+# back into corpus/<target>/, minimises every finding, saves it with the command that reproduces
+# it and keeps it as a regression input in corpus/regressions/<target>/ (named after what it
+# found; ctest replays that folder in every build), and prints a summary table. Exit status: 0 no finding, 1 findings, 2 usage or
 # build error.
 set -euo pipefail
 
@@ -18,6 +19,7 @@ usage: scripts/fuzz-campaign.sh [options]
   --build DIR       build directory (default build-fuzz)
   --out DIR         logs, scratch corpora and findings (default out/fuzz)
   --no-merge        do not merge new inputs into corpus/<target>/
+  --no-keep         do not copy minimised findings into corpus/regressions/<target>/
   --no-install      do not install missing Debian packages
   --no-build        use the targets already built in --build DIR
   -h, --help        this text
@@ -31,6 +33,7 @@ targets=""
 build="$root/build-fuzz"
 out="$root/out/fuzz"
 merge=1
+keep=1
 install=1
 build_it=1
 while [ $# -gt 0 ]; do
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
     --build) build=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --no-merge) merge=0; shift ;;
+    --no-keep) keep=0; shift ;;
     --no-install) install=0; shift ;;
     --no-build) build_it=0; shift ;;
     -h|--help) usage; exit 0 ;;
@@ -90,6 +94,37 @@ source "$root/scripts/fuzz-options.sh"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
+# regression_name REPORT ARTIFACT: a file name saying what an input found (the first report line
+# that names it), as corpus/regressions/README.md describes: kind-where, [a-z0-9_.-] only
+regression_name() {
+  local report=$1 artifact=$2 what
+  what=$(sed -n 's/^==sinkcheck== MISMATCH \([a-z-]*\) in \([^:]*\): \([^ ]*\).* vs \([^ ]*\).*/\1-\2-\3-vs-\4/p' <<<"$report" | head -1)
+  [ -n "$what" ] || what=$(sed -n 's/.*ERROR: AddressSanitizer: \([a-z-]*\).*/asan-\1/p' <<<"$report" | head -1)
+  [ -n "$what" ] || what=$(grep -q 'ERROR: LeakSanitizer' <<<"$report" && echo lsan-leak || true)
+  [ -n "$what" ] || what=$(sed -n 's/.*runtime error: \([a-z]*\) \([a-z]*\) \([a-z]*\).*/ubsan-\1-\2-\3/p' <<<"$report" | head -1)
+  [ -n "$what" ] || what=${artifact%%-*}
+  tr 'A-Z' 'a-z' <<<"$what" | sed 's/[^a-z0-9_.-]\{1,\}/-/g; s/^-//; s/-$//' | cut -c1-80
+}
+
+# keep_regression TARGET INPUT ARTIFACT REPORT: copies a minimised finding into
+# corpus/regressions/TARGET/ (unless the same bytes are there already) and prints where
+keep_regression() {
+  local t=$1 input=$2 artifact=$3 report=$4 dir sum name existing
+  dir="$root/corpus/regressions/$t"
+  mkdir -p "$dir"
+  sum=$(sha1sum "$input" | cut -c1-40)
+  for existing in "$dir"/*; do
+    [ -f "$existing" ] || continue
+    if [ "$(sha1sum "$existing" | cut -c1-40)" = "$sum" ]; then
+      echo "$existing (already there)"
+      return 0
+    fi
+  done
+  name="$(regression_name "$report" "$artifact")-${sum:0:8}"
+  cp "$input" "$dir/$name"
+  echo "$dir/$name"
+}
+
 # --- run ------------------------------------------------------------------------------------
 mkdir -p "$out"
 summary="$out/summary.txt"
@@ -136,19 +171,24 @@ for t in $targets; do
   for crash in "$work"/findings/crash-* "$work"/findings/leak-* "$work"/findings/timeout-* \
                "$work"/findings/oom-*; do
     [ -f "$crash" ] || continue
-    case "$crash" in *.min|*.txt) continue ;; esac
+    case "$crash" in *.min|*.txt|*.log) continue ;; esac
     findings=$((findings + 1))
     minimised="$crash.min"
     "$bin" -minimize_crash=1 -runs=20000 -exact_artifact_path="$minimised" "$crash" \
       >"$crash.minimise.log" 2>&1 || true
     [ -f "$minimised" ] || cp "$crash" "$minimised"
+    report=$("$bin" "$minimised" 2>&1 || true)
+    kept=""
+    [ "$keep" = 0 ] || kept=$(keep_regression "$t" "$minimised" "$(basename "$crash")" "$report")
     {
       echo "target:     $t"
       echo "input:      $minimised ($(wc -c <"$minimised") bytes; original $crash)"
+      echo "regression: ${kept:-(not kept: --no-keep)}"
       echo "reproduce:  $bin $minimised"
-      echo "replay:     build-fuzzreplay/fuzz/$t $minimised   (g++ build, no libFuzzer)"
+      echo "replay:     build/gcc/fuzz/$t $minimised   (g++ build, no libFuzzer)"
       echo "first lines of the report:"
-      "$bin" "$minimised" 2>&1 | grep -A12 -m1 -E '==sinkcheck== MISMATCH|ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|runtime error|deadly signal' | sed 's/^/  /' || true
+      grep -A12 -m1 -E '==sinkcheck== MISMATCH|ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|runtime error|deadly signal' \
+        <<<"$report" | sed 's/^/  /' || true
     } >"$crash.txt"
     echo "fuzz-campaign: finding in $t: $crash.txt"
   done
