@@ -2,24 +2,33 @@
 # fuzz-campaign.sh — the fuzzing campaign: every libFuzzer target for a time budget each.
 #
 # Installs the Debian packages it needs when missing, builds the targets with clang 14,
-# libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer, runs each one on a scratch copy of
-# its seed corpus (corpus/<target>/) with its dictionary, merges inputs that reach new coverage
-# back into corpus/<target>/, minimises every finding, saves it with the command that reproduces
-# it and keeps it as a regression input in corpus/regressions/<target>/ (named after what it
-# found; ctest replays that folder in every build), and prints a summary table. Exit status: 0 no finding, 1 findings, 2 usage or
-# build error.
+# libFuzzer, AddressSanitizer, UndefinedBehaviorSanitizer and source-based coverage, runs each one
+# (in libFuzzer's fork mode, one worker per core by default) on a scratch copy of its seed corpus
+# (corpus/<target>/) and regression inputs (corpus/regressions/<target>/) with its dictionary,
+# merges inputs that reach new coverage back into corpus/<target>/, minimises every finding, saves
+# it with the command that reproduces it and keeps it as a regression input in
+# corpus/regressions/<target>/ (named after what it found; ctest replays that folder in every
+# build). Then it runs each target's final corpus once more to measure which lines and branches
+# of reference/ it reaches, prints a summary table and writes the campaign report:
+#   OUT/report.md    per target: executions, exec/s, features and corpus size over time, the
+#                    findings, the coverage of reference/ (lines, branches, uncovered lines)
+#   OUT/report.svg   coverage features over time, one line per target
+# (scripts/fuzz-report.py; docs/fuzz-report.md is an example).
+# Exit status: 0 no finding, 1 findings, 2 usage or build error.
 set -euo pipefail
 
 usage() {
   cat <<'EOF'
 usage: scripts/fuzz-campaign.sh [options]
   --time SECONDS    time budget per target (default 60, or $SINKCHECK_FUZZ_TIME)
-  --fork N          run each target in libFuzzer fork mode with N workers (default 1: no fork)
+  --fork N          run each target in libFuzzer fork mode with N workers (default: the number
+                    of cores; 1 runs without fork mode)
   --targets "A B"   only these targets (default: every fuzz_* target that was built)
   --build DIR       build directory (default build-fuzz)
   --out DIR         logs, scratch corpora and findings (default out/fuzz)
   --no-merge        do not merge new inputs into corpus/<target>/
   --no-keep         do not copy minimised findings into corpus/regressions/<target>/
+  --no-coverage     build without coverage instrumentation; the report then has no coverage
   --no-install      do not install missing Debian packages
   --no-build        use the targets already built in --build DIR
   -h, --help        this text
@@ -28,12 +37,13 @@ EOF
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 budget=${SINKCHECK_FUZZ_TIME:-60}
-fork=1
+fork=$(nproc)
 targets=""
 build="$root/build-fuzz"
 out="$root/out/fuzz"
 merge=1
 keep=1
+coverage=1
 install=1
 build_it=1
 while [ $# -gt 0 ]; do
@@ -45,6 +55,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --no-merge) merge=0; shift ;;
     --no-keep) keep=0; shift ;;
+    --no-coverage) coverage=0; shift ;;
     --no-install) install=0; shift ;;
     --no-build) build_it=0; shift ;;
     -h|--help) usage; exit 0 ;;
@@ -54,9 +65,11 @@ done
 case "$budget$fork" in
   *[!0-9]*) echo "fuzz-campaign: --time and --fork take whole numbers" >&2; exit 2 ;;
 esac
+[ "$fork" -ge 1 ] || { echo "fuzz-campaign: --fork takes 1 or more" >&2; exit 2; }
 
 # --- packages -------------------------------------------------------------------------------
-packages=(clang-14 libclang-rt-14-dev llvm-14 nlohmann-json3-dev libgtest-dev cmake ninja-build)
+packages=(clang-14 libclang-rt-14-dev llvm-14 nlohmann-json3-dev libgtest-dev librapidcheck-dev cmake ninja-build
+          python3 binutils)
 if [ "$install" = 1 ]; then
   missing=()
   for p in "${packages[@]}"; do
@@ -74,9 +87,12 @@ fi
 
 # --- build ----------------------------------------------------------------------------------
 if [ "$build_it" = 1 ]; then
-  echo "fuzz-campaign: building libFuzzer targets (clang 14, ASan + UBSan) in $build"
+  echo "fuzz-campaign: building libFuzzer targets (clang 14, ASan + UBSan, coverage $coverage) in $build"
+  cov_flag=OFF
+  [ "$coverage" = 0 ] || cov_flag=ON
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DSINKCHECK_FUZZ=ON -DSINKCHECK_SANITIZE=ON >"$build.configure.log" 2>&1 \
+    -DSINKCHECK_FUZZ=ON -DSINKCHECK_SANITIZE=ON -DSINKCHECK_COVERAGE="$cov_flag" -DSINKCHECK_BUILD_BENCH=OFF \
+    >"$build.configure.log" 2>&1 \
     || { cat "$build.configure.log" >&2; echo "fuzz-campaign: configure failed" >&2; exit 2; }
   cmake --build "$build" --target sinkcheck_fuzzers -j "$(nproc)" || { echo "fuzz-campaign: build failed" >&2; exit 2; }
 fi
@@ -125,20 +141,46 @@ keep_regression() {
   echo "$dir/$name"
 }
 
+# stamp FILE: passes its input through, and appends each libFuzzer status line ("#N ...") to
+# FILE with the seconds since the run started in front, for the report's series over time
+stamp() {
+  local start=$SECONDS line
+  : >"$1"
+  while IFS= read -r line; do
+    printf '%s\n' "$line"
+    case "$line" in '#'[0-9]*) printf '%d\t%s\n' $((SECONDS - start)) "$line" >>"$1" ;; esac
+  done
+}
+
 # --- run ------------------------------------------------------------------------------------
 mkdir -p "$out"
 summary="$out/summary.txt"
 printf '%-14s %10s %8s %10s %8s %9s\n' target runs exec/s features corpus findings >"$summary"
+{
+  echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "budget=$budget"
+  echo "fork=$fork"
+  echo "cores=$(nproc)"
+  echo "targets=$targets"
+} >"$out/campaign.env"
+# the coverage instrumentation writes a profile when a process exits: not while fuzzing
+profile_off=/dev/null
 total_findings=0
 for t in $targets; do
   bin="$build/fuzz/$t"
   [ -x "$bin" ] || { echo "fuzz-campaign: $t was not built" >&2; exit 2; }
   work="$out/$t"
-  rm -rf "$work/corpus"
+  rm -rf "$work/corpus" "$work/findings"
   mkdir -p "$work/corpus" "$work/findings"
   seeds="$root/corpus/$t"
   mkdir -p "$seeds"
   cp -r "$seeds"/. "$work/corpus"/ 2>/dev/null || true
+  # the regression inputs are seeds too (READMEs aside)
+  for input in "$root/corpus/regressions/$t"/*; do
+    case "$(basename "$input")" in README*) continue ;; esac
+    [ -f "$input" ] && cp "$input" "$work/corpus/regression-$(basename "$input")"
+  done
   args=(-max_total_time="$budget" -print_final_stats=1 -artifact_prefix="$work/findings/")
   [ -f "$root/fuzz/$t.dict" ] && args+=(-dict="$root/fuzz/$t.dict")
   max_len=$(sed -n 's/^max_len *= *//p' "$root/fuzz/$t.options" 2>/dev/null || true)
@@ -146,22 +188,24 @@ for t in $targets; do
   [ "$fork" -gt 1 ] && args+=(-fork="$fork" -ignore_crashes=1)
   echo "fuzz-campaign: $t for ${budget}s"
   set +e
-  with_options_env "$root/fuzz/$t.options" "$bin" "${args[@]}" "$work/corpus" >"$work/fuzz.log" 2>&1
-  status=$?
+  LLVM_PROFILE_FILE=$profile_off with_options_env "$root/fuzz/$t.options" "$bin" "${args[@]}" "$work/corpus" 2>&1 |
+    stamp "$work/progress.tsv" >"$work/fuzz.log"
+  status=${PIPESTATUS[0]}
   set -e
 
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz.log" | tail -1)
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/fuzz.log" | tail -1)
   progress=$(grep -E '^#[0-9]+.* ft: ' "$work/fuzz.log" | tail -1 || true)
   [ -n "$runs" ] || runs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<<"$progress")
-  [ -n "$speed" ] || speed=$(sed -n 's/.*exec\/s: \([0-9]*\).*/\1/p' <<<"$progress")
+  # fork mode prints "exec/s N", without the colon
+  [ -n "$speed" ] || speed=$(sed -n 's/.*exec\/s:\{0,1\} \([0-9]*\).*/\1/p' <<<"$progress")
   features=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$progress")
 
   if [ "$merge" = 1 ]; then
     # only inputs that add coverage are copied into the committed seed folder
-    "$bin" -merge=1 "$seeds" "$work/corpus" >"$work/merge.log" 2>&1 || true
+    LLVM_PROFILE_FILE=$profile_off "$bin" -merge=1 "$seeds" "$work/corpus" >"$work/merge.log" 2>&1 || true
   fi
-  corpus_size=$(find "$seeds" -type f | wc -l)
+  corpus_size=$(find "$work/corpus" -type f | wc -l)
 
   findings=0
   # slow units are not failures (libFuzzer goes on); they are listed, not minimised
@@ -174,10 +218,10 @@ for t in $targets; do
     case "$crash" in *.min|*.txt|*.log) continue ;; esac
     findings=$((findings + 1))
     minimised="$crash.min"
-    "$bin" -minimize_crash=1 -runs=20000 -exact_artifact_path="$minimised" "$crash" \
+    LLVM_PROFILE_FILE=$profile_off "$bin" -minimize_crash=1 -runs=20000 -exact_artifact_path="$minimised" "$crash" \
       >"$crash.minimise.log" 2>&1 || true
     [ -f "$minimised" ] || cp "$crash" "$minimised"
-    report=$("$bin" "$minimised" 2>&1 || true)
+    report=$(LLVM_PROFILE_FILE=$profile_off "$bin" "$minimised" 2>&1 || true)
     kept=""
     [ "$keep" = 0 ] || kept=$(keep_regression "$t" "$minimised" "$(basename "$crash")" "$report")
     {
@@ -197,11 +241,44 @@ for t in $targets; do
     findings=1
   }
   total_findings=$((total_findings + findings))
+  printf 'runs=%s\nspeed=%s\nfeatures=%s\ncorpus=%s\nfindings=%s\nstatus=%s\n' "${runs:-}" "${speed:-}" \
+    "${features:-}" "$corpus_size" "$findings" "$status" >"$work/summary.env"
   printf '%-14s %10s %8s %10s %8s %9s\n' "$t" "${runs:-?}" "${speed:-?}" "${features:-?}" \
     "$corpus_size" "$findings" >>"$summary"
 done
 
+# --- coverage of reference/ by the final corpora ----------------------------------------------
+cov="$out/coverage"
+rm -rf "$cov"
+if [ "$coverage" = 1 ] && readelf -S "$build/fuzz/${targets%% *}" 2>/dev/null | grep -q __llvm_covmap; then
+  mkdir -p "$cov"
+  objects=()
+  for t in $targets; do
+    bin="$build/fuzz/$t"
+    # one pass over the corpus, nothing mutated; findings were handled above
+    LLVM_PROFILE_FILE="$cov/$t.profraw" with_options_env "$root/fuzz/$t.options" "$bin" -runs=0 \
+      "$out/$t/corpus" >"$cov/$t.log" 2>&1 || echo "fuzz-campaign: $t's coverage run failed (see $cov/$t.log)" >&2
+    [ -f "$cov/$t.profraw" ] || continue
+    llvm-profdata-14 merge -sparse "$cov/$t.profraw" -o "$cov/$t.profdata" 2>>"$cov/merge.log"
+    llvm-cov-14 export -summary-only -instr-profile="$cov/$t.profdata" "$bin" "$root/reference/include" \
+      >"$cov/$t.summary.json" 2>>"$cov/merge.log"
+    objects+=(-object "$bin")
+  done
+  if [ ${#objects[@]} -gt 0 ]; then
+    # targets instantiate some templates differently; llvm-profdata and llvm-cov warn about
+    # those functions ("mismatched data", in coverage/merge.log) and count the first
+    llvm-profdata-14 merge -sparse "$cov"/*.profraw -o "$cov/all.profdata" 2>>"$cov/merge.log"
+    all=(-instr-profile="$cov/all.profdata" "${objects[@]:1}")
+    llvm-cov-14 export -summary-only "${all[@]}" "$root/reference/include" >"$cov/all.summary.json" 2>>"$cov/merge.log"
+    llvm-cov-14 report "${all[@]}" "$root/reference/include" >"$cov/all.report.txt" 2>>"$cov/merge.log"
+    llvm-cov-14 show -format=text "${all[@]}" "$root/reference/include" >"$cov/all.show.txt" 2>>"$cov/merge.log"
+  fi
+else
+  echo "fuzz-campaign: no coverage (the build in $build is not instrumented, or --no-coverage)"
+fi
+
 echo
 cat "$summary"
+python3 "$root/scripts/fuzz-report.py" "$out" "$root" && echo "report: $out/report.md, $out/report.svg"
 echo "logs, scratch corpora and findings: $out"
 [ "$total_findings" -eq 0 ] || { echo "fuzz-campaign: $total_findings finding(s)"; exit 1; }

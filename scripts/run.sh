@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing and runs the fuzzing campaign over every target
-# (scripts/fuzz-campaign.sh; arguments are passed on, see its --help). Before the campaign it
-# checks the bundled sample documents with `sinkcheck check`: every sink, window and format
-# against nlohmann 3.11.2, with round trips.
+# (scripts/fuzz-campaign.sh, one libFuzzer worker per core; arguments are passed on, see its
+# --help), which ends with the campaign report: out/fuzz/report.md and out/fuzz/report.svg
+# (executions, exec/s, features and corpus over time, findings, coverage of reference/). Before
+# the campaign it checks the bundled sample documents with `sinkcheck check`: every sink, window
+# and format against nlohmann 3.11.2, with round trips. Exit status: the campaign's (0 no finding,
+# 1 a finding or a failed sample check, 2 usage or build error).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
