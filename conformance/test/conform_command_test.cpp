@@ -3,7 +3,9 @@
 // encoders, and the Python batch encoders.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -14,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sinkcheck/conform/run.hpp"
+#include "sinkcheck/detail/utf8.hpp"
 
 namespace sinkcheck::conform {
 namespace {
@@ -105,6 +108,62 @@ TEST_F(Command, AFileNamedForNoFormatIsRefused) {
     EXPECT_NE(err_.find(path + ":1: a vector file is named"), std::string::npos) << err_;
 }
 
+TEST_F(Command, AFileWithoutAVectorIsReportedAsSuch) {
+    // Before: "no cbor vector matches the level and filters", exit 2, no file named.
+    for (const char* text : {"", "# only a comment\n\n# and another\n"}) {
+        const std::string path = file("cbor.vectors", text);
+        EXPECT_EQ(run({"--format", "cbor", "--encoder", "linked:reference", "--corpus", path}), 2);
+        EXPECT_NE(err_.find(path + ": holds no vector"), std::string::npos) << err_;
+    }
+}
+
+TEST_F(Command, ACorpusPathThatIsNoFileIsRefusedBeforeReading) {
+    // Before: --corpus /dev/zero read 8.4 GB in 35 s before the file name was looked at.
+    const fs::path zero = dir_ / "cbor.vectors";
+    fs::create_symlink("/dev/zero", zero);
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_EQ(run({"--format", "cbor", "--encoder", "linked:reference", "--corpus", "/dev/zero"}), 2);
+    EXPECT_NE(err_.find("/dev/zero:1: a vector file is named"), std::string::npos) << err_;
+    EXPECT_EQ(run({"--format", "cbor", "--encoder", "linked:reference", "--corpus", zero.string()}), 2);
+    EXPECT_NE(err_.find(zero.string() + ": is not a regular file"), std::string::npos) << err_;
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 2.0);
+    // Nor one beyond the size bound.
+    fs::remove(zero);
+    { std::ofstream(zero, std::ios::binary).flush(); }
+    fs::resize_file(zero, max_vector_file_bytes + 1);
+    EXPECT_EQ(run({"--format", "cbor", "--encoder", "linked:reference", "--corpus", zero.string()}), 2);
+    EXPECT_NE(err_.find("too large for a vector file"), std::string::npos) << err_;
+}
+
+TEST_F(Command, CorpusProblemsSayWhatIsWrongWithoutALineZero) {
+    const std::string missing = (dir_ / "nowhere").string();
+    EXPECT_EQ(run({"--format", "cbor", "--encoder", "linked:reference", "--corpus", missing}), 2);
+    EXPECT_NE(err_.find(missing + ": no such corpus"), std::string::npos) << err_;
+    EXPECT_EQ(err_.find(":0:"), std::string::npos) << err_;
+    ::setenv("SINKCHECK_CORPUS", "", 1);
+    EXPECT_EQ(run({"--format", "cbor", "--encoder", "linked:reference"}), 2);
+    EXPECT_NE(err_.find("SINKCHECK_CORPUS is set but empty"), std::string::npos) << err_;
+    ::setenv("SINKCHECK_CORPUS", missing.c_str(), 1);
+    EXPECT_EQ(run({"--format", "cbor", "--encoder", "linked:reference"}), 2);
+    EXPECT_NE(err_.find(missing + ": no such corpus"), std::string::npos) << err_;
+    ::unsetenv("SINKCHECK_CORPUS");
+}
+
+TEST_F(Command, ARepetitionIsBoundedAndTheLineCheckedBeforeExpanding) {
+    // Before: 39 bytes cost 7.7 s, 8.3 million empty strings made before the stray text after
+    // the value was noticed.
+    const std::string head = "id: msgpack/s\ninput: ";
+    for (const char* input : {"[\"\"]*08333833 x]", "\"\"*08333833 x]", "[\"\"]*08333833", "[[0]*1024]*1024"}) {
+        const std::string path =
+            file("msgpack.vectors", head + input + "\nlevel: exact\nexpect: 90\nrule: r\nsource: s\n");
+        const auto t0 = std::chrono::steady_clock::now();
+        EXPECT_EQ(run({"--format", "msgpack", "--encoder", "linked:reference", "--corpus", path}), 2) << input;
+        EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.5) << input;
+        EXPECT_NE(err_.find(path + ":2: input: "), std::string::npos) << err_;
+    }
+    EXPECT_NE(err_.find("repetitions create more than 1048576 elements"), std::string::npos) << err_;
+}
+
 // ---- options ------------------------------------------------------------------------------------
 
 TEST_F(Command, UsageErrorsExit2WithAMessage) {
@@ -120,6 +179,69 @@ TEST_F(Command, UsageErrorsExit2WithAMessage) {
     EXPECT_NE(err_.find("no cbor vector matches"), std::string::npos) << err_;
     EXPECT_EQ(run({"--format", "cbor", "--encoder", "x", "--jobs", "zero"}), 2);
     EXPECT_EQ(run({"--format", "cbor", "--encoder", "x", "--bogus"}), 2);
+}
+
+TEST_F(Command, OutOfRangeOptionValuesAreRefused) {
+    // Before: --timeout inf (or 1e10: nanoseconds overflow) timed every vector out at once, and
+    // --max-output 18446744073709551616 wrapped to 0 and made every output a flood.
+    const std::vector<std::pair<std::string, std::string>> refused = {{"--timeout", "inf"},
+                                                                      {"--timeout", "nan"},
+                                                                      {"--timeout", "1e10"},
+                                                                      {"--timeout", "1000000.5"},
+                                                                      {"--timeout", "0"},
+                                                                      {"--timeout", "0.0009"},
+                                                                      {"--timeout", "-1"},
+                                                                      {"--timeout", "3s"},
+                                                                      {"--max-output", "18446744073709551616"},
+                                                                      {"--max-output", "0"},
+                                                                      {"--max-output", "1073741825"},
+                                                                      {"--max-output", "1e6"},
+                                                                      {"--max-output", "-1"},
+                                                                      {"--jobs", "257"},
+                                                                      {"--jobs", "1.5"},
+                                                                      {"--jobs", "0"}};
+    for (const auto& [option, value] : refused) {
+        EXPECT_EQ(run({"--format", "cbor", "--encoder", hostile_encoder, "--filter", "cbor/int/0", option, value}), 2)
+            << option << " " << value;
+        EXPECT_NE(err_.find(option + " is"), std::string::npos) << err_;
+    }
+    // The edges themselves are accepted.
+    const std::vector<std::pair<std::string, std::string>> accepted = {{"--timeout", "1000000"},
+                                                                       {"--timeout", "0.5"},
+                                                                       {"--max-output", "1073741824"},
+                                                                       {"--max-output", "1"},
+                                                                       {"--jobs", "256"}};
+    for (const auto& [option, value] : accepted) {
+        EXPECT_EQ(run({"--format", "cbor", "--encoder", hostile_encoder, "--filter", "cbor/int/0", option, value,
+                       "--output", out_path()}),
+                  0)
+            << option << " " << value << ": " << err_;
+    }
+}
+
+TEST_F(Command, AnOptionGivenTwiceIsRefusedAndLinkedEncodersWarnOfWhatTheyIgnore) {
+    EXPECT_EQ(run({"--format", "cbor", "--format", "msgpack", "--encoder", "linked:reference"}), 2);
+    EXPECT_NE(err_.find("--format is given twice"), std::string::npos) << err_;
+    EXPECT_EQ(run({"--format", "cbor", "--encoder", "linked:reference", "--report", "json", "--report=tap"}), 2);
+    EXPECT_EQ(run({"--format", "bon8", "--encoder", "linked:reference", "--mode", "batch", "--timeout", "3", "--output",
+                   out_path()}),
+              0);
+    EXPECT_NE(err_.find("warning: --mode does not apply to a linked encoder"), std::string::npos) << err_;
+    EXPECT_NE(err_.find("warning: --timeout does not apply to a linked encoder"), std::string::npos) << err_;
+    // --filter is the one option meant to be repeated.
+    EXPECT_EQ(run({"--format", "cbor", "--encoder", "linked:reference", "--filter", "cbor/int/0", "--filter",
+                   "cbor/int/1", "--output", out_path()}),
+              0);
+    EXPECT_EQ(err_.find("warning"), std::string::npos) << err_;
+}
+
+TEST_F(Command, AMissingEncoderIsOneMessageAndExit2) {
+    // Before: harness-error on every vector, a 1,602-line report and exit 1.
+    EXPECT_EQ(run({"--format", "cbor", "--encoder", "sinkcheck-encoder-typo", "--output", out_path()}), 2);
+    EXPECT_EQ(err_,
+              "sinkcheck conform: --encoder: cannot run 'sinkcheck-encoder-typo': No such file or directory "
+              "(looked up in PATH)\n");
+    EXPECT_FALSE(fs::exists(out_path()));
 }
 
 TEST_F(Command, ExitStatusIs0WhenTheEncoderConformsAnd1WhenNot) {
@@ -154,6 +276,30 @@ TEST_F(Command, ExpectedFailuresAreReportedAndANowPassingEntryFailsTheRun) {
     EXPECT_EQ(run(with("cbor/float/1.0\ncbor/no-such-vector # typo\n")), 2);
     EXPECT_NE(err_.find(":2: no vector of this format has the id 'cbor/no-such-vector'"), std::string::npos) << err_;
     EXPECT_EQ(run(with("cbor/float/1.0 cbor/float/1.5\n")), 2);
+    // Before: a directory read as an empty list, exit 0.
+    std::vector<std::string> a = base;
+    a.insert(a.end(), {"--expected-failures", dir_.string()});
+    EXPECT_EQ(run(a), 2);
+    EXPECT_NE(err_.find(dir_.string() + ": is a directory, not an expected-failures list"), std::string::npos) << err_;
+    a.back() = "/dev/zero";
+    EXPECT_EQ(run(a), 2);
+    EXPECT_NE(err_.find("/dev/zero: is not a regular file"), std::string::npos) << err_;
+}
+
+TEST_F(Command, WriteExpectedFailuresListsWhatFailsSoThatTheNextRunPasses) {
+    const std::string list = (dir_ / "written.txt").string();
+    const std::vector<std::string> base = {"--format", "cbor",           "--encoder", hostile_encoder + " float-width",
+                                           "--filter", "cbor/float/1.*", "--output",  out_path()};
+    std::vector<std::string> a = base;
+    a.insert(a.end(), {"--write-expected-failures", list});
+    EXPECT_EQ(run(a), 1);
+    const std::string written = read(list);
+    EXPECT_NE(written.find("cbor/float/1.0  # pass-equivalent: float width"), std::string::npos) << written;
+    EXPECT_NE(written.find("cbor/float/1.5  # pass-equivalent: float width"), std::string::npos) << written;
+    EXPECT_EQ(written.find("cbor/float/1.1 "), std::string::npos) << written;
+    a = base;
+    a.insert(a.end(), {"--expected-failures", list});
+    EXPECT_EQ(run(a), 0) << err_;
 }
 
 // ---- reports ------------------------------------------------------------------------------------
@@ -201,6 +347,80 @@ TEST_F(Command, EveryReportFormatDescribesTheFailures) {
     EXPECT_EQ(html.find("src="), std::string::npos);
     EXPECT_EQ(html.find("<link"), std::string::npos);
     EXPECT_EQ(html.find("http"), std::string::npos);
+}
+
+TEST_F(Command, EveryReportIsValidForItsFormatWhateverTheEncoderWrites) {
+    // Before: an encoder writing \377 to stderr made the JUnit report invalid XML.
+    for (const char* mode : {"per-vector", "batch"}) {
+        for (const char* kind : {"text", "json", "junit", "tap", "html"}) {
+            EXPECT_EQ(
+                run({"--format", "cbor", "--mode", mode, "--encoder", hostile_encoder + " stderr-binary", "--filter",
+                     "cbor/string/*", "--filter", "cbor/refuse/*", "--report", kind, "--output", out_path()}),
+                1)
+                << kind << ": " << err_;
+            const std::string report = read(out_path());
+            EXPECT_EQ(detail::utf8_invalid_at(report.data(), report.size()), detail::utf8_valid) << kind;
+            for (char c : report) {
+                const auto b = static_cast<unsigned char>(c);
+                EXPECT_FALSE(b < 0x20 && b != '\n' && b != '\t') << kind << ": control byte " << int{b};
+                if (b < 0x20 && b != '\n' && b != '\t') break;
+            }
+            EXPECT_EQ(report.find("\xef\xbf\xbe"), std::string::npos) << kind << ": U+FFFE is no XML character";
+            if (std::string(kind) == "json") {
+                EXPECT_FALSE(nlohmann::json::parse(report, nullptr, false).is_discarded());
+            }
+            if (std::string(kind) == "junit" || std::string(kind) == "html") {
+                EXPECT_NE(report.find("\\xff\\xfe"), std::string::npos) << kind << ": the bytes are shown escaped";
+            }
+            if (std::string(kind) == "junit") {
+                // Expat, as the issue's reader used.
+                const std::string check =
+                    "/usr/bin/python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' " + out_path();
+                EXPECT_EQ(std::system(check.c_str()), 0) << "not well-formed XML:\n" << report.substr(0, 2000);
+            }
+        }
+    }
+}
+
+TEST_F(Command, OneValueHasOneVerdictWhicheverVectorCarriesIt) {
+    // Before: the bignum for 2^64 conformed under cbor/bigint/ and failed under
+    // cbor/rfc8949-a/ at the exact level, and at the canonical level the float did the reverse.
+    std::vector<const test_vector*> twins;
+    const std::vector<test_vector> all = load_corpus(SINKCHECK_CORPUS_DIR, format::cbor);
+    for (const test_vector& v : all) {
+        if (v.input_text == "18446744073709551616") twins.push_back(&v);
+    }
+    ASSERT_GE(twins.size(), 2u);
+    const std::vector<std::string> encodings = {"fa5f800000", "c249010000000000000000", "fb43f0000000000000",
+                                                "1bffffffffffffffff"};
+    for (run_level level : {run_level::exact, run_level::canonical, run_level::equivalent}) {
+        for (const std::string& hex : encodings) {
+            encode_outcome o;
+            o.what = encode_outcome::kind::output;
+            o.bytes = parse_hex(hex);
+            const vector_result first = classify(*twins[0], level, o);
+            for (const test_vector* v : twins) {
+                const vector_result r = classify(*v, level, o);
+                EXPECT_EQ(r.success, first.success) << v->id << " vs " << twins[0]->id << ": " << hex;
+                EXPECT_EQ(r.verdict, first.verdict) << v->id << " vs " << twins[0]->id << ": " << hex;
+            }
+            EXPECT_EQ(first.success, hex != "1bffffffffffffffff") << level_name(level) << ": " << hex;
+        }
+    }
+}
+
+TEST_F(Command, PassEquivalentSaysWhichBytesItIsNot) {
+    // Before: "pass-equivalent (not exact)" at the canonical level too. float-width writes
+    // binary64 where the canonical form is binary16 and the reference's binary32.
+    EXPECT_EQ(run({"--format", "cbor", "--level", "canonical", "--encoder", hostile_encoder + " float-width",
+                   "--filter", "cbor/float/1.5*", "--output", out_path()}),
+              1);
+    const std::string text = read(out_path());
+    EXPECT_NE(text.find("pass-equivalent (not canonical)  cbor/float/1.5/canonical"), std::string::npos) << text;
+    EXPECT_EQ(run({"--format", "cbor", "--encoder", hostile_encoder + " float-width", "--filter", "cbor/float/1.5*",
+                   "--output", out_path()}),
+              1);
+    EXPECT_NE(read(out_path()).find("pass-equivalent (not exact)  cbor/float/1.5\n"), std::string::npos);
 }
 
 // ---- linked encoders ----------------------------------------------------------------------------
@@ -267,6 +487,47 @@ TEST_F(Command, PythonBatchEncoderRunsEveryVectorWithoutCrashOrHarnessError) {
     EXPECT_EQ(
         s.counts[static_cast<std::size_t>(result::crash)] + s.counts[static_cast<std::size_t>(result::harness_error)],
         0u);
+}
+
+TEST_F(Command, AnEncoderDyingOfAnErrorIsNoRefusal) {
+    // Before: a Python encoder that raised on every input scored refused-correctly on all 8 CBOR
+    // refusal vectors ("Traceback (most recent call last):"). A refusal is deliberate now: exit
+    // 65 per vector, status 1 in batch; the helper sends only Refused and the adapter's listed
+    // exceptions as refusals and dies with a traceback (exit 70) of anything else.
+    const std::string plain = file("raises.py", "import sys\nsys.stdin.read()\nraise KeyError('x')\n");
+    const std::string helped =
+        file("helped.py", "import sys\nsys.path.insert(0, '" + python_dir +
+                              "')\nfrom sinkcheck_protocol import Refused, serve\n"
+                              "def encode(value, fmt, use_size, use_type):\n"
+                              "    if '--refuse' in sys.argv: raise Refused('no, deliberately')\n"
+                              "    return {}['x']\n"
+                              "sys.exit(serve(encode))\n");
+    conform_options o;
+    o.fmt = format::cbor;
+    o.corpus = SINKCHECK_CORPUS_DIR;
+    o.filters = {"cbor/refuse/*"};
+    for (const std::string& script : {plain, helped}) {
+        const run_summary s = run_conformance(o, *make_process_factory("/usr/bin/python3 " + script, o.mode, o.limits));
+        EXPECT_EQ(s.results.size(), 8u);
+        EXPECT_EQ(s.counts[static_cast<std::size_t>(result::refused_correctly)], 0u) << script;
+        EXPECT_EQ(s.counts[static_cast<std::size_t>(result::crash)], 8u) << script;
+        EXPECT_NE(s.results[0].stderr_text.find("KeyError"), std::string::npos) << s.results[0].stderr_text;
+    }
+    // In batch mode the first request already ends the process: the run stops and says why.
+    o.mode = process_mode::batch;
+    try {
+        run_conformance(o, *make_process_factory("/usr/bin/python3 " + helped, o.mode, o.limits));
+        ADD_FAILURE() << "the run went on";
+    } catch (const conform_error& e) {
+        EXPECT_NE(std::string(e.what()).find("exited with status 70"), std::string::npos) << e.what();
+    }
+    // A deliberate refusal earns the credit, in both modes.
+    for (process_mode mode : {process_mode::per_vector, process_mode::batch}) {
+        o.mode = mode;
+        const run_summary s =
+            run_conformance(o, *make_process_factory("/usr/bin/python3 " + helped + " --refuse", o.mode, o.limits));
+        EXPECT_EQ(s.counts[static_cast<std::size_t>(result::refused_correctly)], 8u);
+    }
 }
 
 TEST_F(Command, CanonicalCborVectorsAreWhatCbor2sDeterministicEncoderWrites) {

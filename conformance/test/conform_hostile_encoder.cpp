@@ -13,17 +13,23 @@
 #include <string>
 #include <thread>
 
+#include "sinkcheck/conform/protocol.hpp"
 #include "sinkcheck/conform/serve.hpp"
 #include "sinkcheck/conform/value_text.hpp"
 #include "sinkcheck/detail/bytes.hpp"
 
 namespace {
 
+using sinkcheck::conform::answer_payload;
+using sinkcheck::conform::answer_status;
 using sinkcheck::conform::served;
 using sinkcheck::conform::protocol::request;
+namespace protocol = sinkcheck::conform::protocol;
 
 std::string kind;
 int requests = 0;
+bool batch = false;
+std::uint32_t announced = 0;
 
 [[noreturn]] void hang() {
     for (;;) ::pause();
@@ -78,6 +84,29 @@ served hostile(const request& r) {
         s.message = "this encoder supports nothing";
     } else if (kind == "quit-after-2") {
         if (requests > 2) std::exit(0);
+    } else if (kind == "stderr-binary") {
+        // Bytes no report format can carry as they are, on stderr and in the refusal reason.
+        static const char noise[] = "\377\376 \001\033[31m <testcase> ]]> &amp; \xef\xbf\xbe \xc0\xaf\n";
+        std::fwrite(noise, 1, sizeof noise - 1, stderr);
+        s.what = served::kind::refused;
+        s.message = std::string("I refuse: ") + noise;
+    } else if (kind == "raise-all") {
+        // As a script dies of an uncaught exception: a traceback and exit status 1, no answer.
+        std::fputs("Traceback (most recent call last):\n  File \"enc.py\", line 3\nKeyError: 'x'\n", stderr);
+        std::exit(1);
+    } else if (kind == "extra-frame" && batch) {
+        // The answer, then the same frame once more in a separate write.
+        const std::string frame = protocol::encode_answer(answer_status(s), r.seq, answer_payload(s));
+        if (::write(1, frame.data(), frame.size()) < 0) std::_Exit(3);
+    } else if ((kind == "flood-framed" || kind == "announce") && batch) {
+        // A well-formed answer head announcing `announced` bytes (argv[2], hex), then more
+        // than that without end, or nothing at all.
+        std::string head(1, static_cast<char>(protocol::status_encoded));
+        protocol::put_u32(head, r.seq);
+        protocol::put_u32(head, announced);
+        if (::write(1, head.data(), head.size()) < 0) std::_Exit(3);
+        if (kind == "announce") hang();
+        flood();
     }
     return s;
 }
@@ -86,6 +115,27 @@ served hostile(const request& r) {
 
 int main(int argc, char** argv) {
     kind = argc > 1 ? argv[1] : "";
+    const char* mode = std::getenv(protocol::env_mode);
+    batch = mode != nullptr && std::strcmp(mode, "batch") == 0;
+    if (argc > 2) announced = static_cast<std::uint32_t>(std::strtoul(argv[2], nullptr, 16));
+    if (kind == "per-vector-only") {
+        // Serves per-vector mode whatever SINKCHECK_MODE says: reads its input to end of file.
+        ::unsetenv(protocol::env_mode);
+    }
+    if (kind == "setsid-orphan") {
+        // Answers correctly, but leaves a child in a session of its own holding stdout open; the
+        // child appends its pid to $CONFORM_ORPHAN_PIDS so the test can look for it afterwards.
+        if (::fork() == 0) {
+            ::setsid();
+            if (const char* file = std::getenv("CONFORM_ORPHAN_PIDS")) {
+                if (std::FILE* f = std::fopen(file, "a")) {
+                    std::fprintf(f, "%d\n", static_cast<int>(::getpid()));
+                    std::fclose(f);
+                }
+            }
+            hang();
+        }
+    }
     if (kind == "stderr-only") {
         // Reads its input, says something on stderr, exits 0 with nothing on stdout.
         char buf[4096];

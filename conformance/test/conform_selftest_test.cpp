@@ -4,8 +4,16 @@
 // at the exact level in both modes; deliberately broken encoders (conform_hostile_encoder: byte
 // flip, truncation, wrong float width, crash, hang, flood, garbage, stderr-only, ...) must each
 // get the verdict that names what they did, in bounded time, in both modes.
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <string>
@@ -76,6 +84,7 @@ struct sabotage_case {
     const char* kind;
     std::map<result, std::size_t> expect;  // verdict counts over the six-vector slice
     const char* detail;                    // a word the failing vectors' detail must contain
+    const char* batch_stops = nullptr;     // batch mode: the run stops (exit 2) with this message
 };
 
 class Sabotage : public ::testing::TestWithParam<std::tuple<sabotage_case, process_mode>> {};
@@ -86,6 +95,17 @@ TEST_P(Sabotage, IsClassifiedByWhatItDid) {
     o.limits.timeout_seconds = 1.5;
     o.limits.max_output = 1 << 20;
     const auto t0 = std::chrono::steady_clock::now();
+    if (mode == process_mode::batch && c.batch_stops != nullptr) {
+        // An encoder that answers nothing to its very first request is not graded 6 times over.
+        try {
+            run(o, hostile_encoder + " " + c.kind);
+            ADD_FAILURE() << c.kind << ": the run went on";
+        } catch (const conform_error& e) {
+            EXPECT_NE(std::string(e.what()).find(c.batch_stops), std::string::npos) << e.what();
+        }
+        EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0) << c.kind;
+        return;
+    }
     const run_summary s = run(o, hostile_encoder + " " + c.kind);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ASSERT_EQ(s.results.size(), 6u);
@@ -110,12 +130,16 @@ const sabotage_case sabotage_cases[] = {
     {"truncate", {{result::fail, 4}, {result::refused_correctly, 2}}, "does not decode"},
     {"float-width", {{result::pass_equivalent, 1}, {result::pass, 3}, {result::refused_correctly, 2}}, "same value"},
     {"crash", {{result::crash, 6}}, ""},
-    {"hang", {{result::timeout, 6}}, ""},
+    {"hang", {{result::timeout, 6}}, "", "did you mean --mode per-vector?"},
     {"flood", {{result::fail, 6}}, "flood"},
     {"garbage", {{result::fail, 6}}, ""},
     {"refuse-all", {{result::fail, 4}, {result::refused_correctly, 2}}, "refused a valid value"},
     {"wrong-category", {{result::pass, 4}, {result::fail, 2}}, "expected type_error"},
     {"unsupported", {{result::unsupported, 6}}, ""},
+    // Dying of an error (exit 1 and a traceback) is no refusal, not even of a value to refuse.
+    {"raise-all", {{result::crash, 6}}, "exit status 1", "exited with status 1 without a byte of an answer"},
+    // Bytes no report format can carry, in the reason and on stderr: refusals all the same.
+    {"stderr-binary", {{result::fail, 4}, {result::refused_correctly, 2}}, "refused a valid value"},
 };
 
 INSTANTIATE_TEST_SUITE_P(BothModes, Sabotage,
@@ -172,10 +196,158 @@ TEST(SabotageBatch, AnEncoderQuittingMidBatchIsACrashAndIsRestarted) {
     EXPECT_EQ(count(s, result::pass) + count(s, result::refused_correctly), 4u) << failures_of(s);
 }
 
-TEST(Harness, AMissingEncoderIsAHarnessError) {
-    const run_summary s = run(slice(process_mode::per_vector), "/nonexistent/encoder --flag");
-    EXPECT_EQ(count(s, result::harness_error), 6u);
-    EXPECT_NE(s.results[0].detail.find("cannot run"), std::string::npos) << s.results[0].detail;
+TEST(Harness, AnEncoderThatCannotBeStartedStopsTheRunAtOnce) {
+    // Not one harness-error per vector (a 1,602-line report): one message, exit 2.
+    for (const char* command : {"/nonexistent/encoder --flag", "sinkcheck-no-such-encoder"}) {
+        for (process_mode mode : {process_mode::per_vector, process_mode::batch}) {
+            conform_options o = options(format::cbor, mode);
+            o.filters.clear();
+            try {
+                run(o, command);
+                ADD_FAILURE() << command << ": the run went on";
+            } catch (const conform_error& e) {
+                EXPECT_NE(std::string(e.what()).find("--encoder: cannot run"), std::string::npos) << e.what();
+                const bool searched = std::string(command).find('/') == std::string::npos;
+                EXPECT_EQ(std::string(e.what()).find("looked up in PATH") != std::string::npos, searched) << e.what();
+            }
+        }
+    }
+}
+
+// ---- hostile encoders: each misbehaviour, its verdict, the time and memory it costs ----------
+
+struct measured_run {
+    int exit_status = -1;
+    long peak_rss_kib = 0;
+    double seconds = 0;
+};
+
+/// Runs `sinkcheck conform ARGS` (the installed tool, as a user runs it) with its output
+/// dropped; wait4 gives its peak resident set.
+measured_run run_tool(const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {SINKCHECK_CLI, "conform"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char*> argp;
+    for (std::string& a : argv) argp.push_back(a.data());
+    argp.push_back(nullptr);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::fflush(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 1);
+        ::execv(argp[0], argp.data());
+        std::_Exit(127);
+    }
+    int status = 0;
+    rusage usage{};
+    ::wait4(pid, &status, 0, &usage);
+    measured_run m;
+    m.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    m.peak_rss_kib = usage.ru_maxrss;
+    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return m;
+}
+
+TEST(Hostile, FloodingEveryVectorKeepsTheRunnerUnder100MB) {
+    // The runner kept every flood to the end: 751 MB after 9 vectors, 1.5 GB after 21 (at the
+    // then default --max-output of 64 MiB). Now the peak is one flood's worth at the default,
+    // whatever the count: every CBOR vector per vector, every BSON vector in batch mode.
+    struct flood_case {
+        const char* name;
+        std::vector<std::string> args;
+    };
+    const flood_case cases[] = {
+        {"per-vector, raw flood, every CBOR vector", {"--format", "cbor", "--encoder", hostile_encoder + " flood"}},
+        {"batch, a 16 MiB frame and more",
+         {"--format", "cbor", "--filter", "cbor/int/1*", "--filter", "cbor/float/1*", "--mode", "batch", "--encoder",
+          hostile_encoder + " flood-framed 01000000"}},
+        {"batch, unframed flood, every BSON vector",
+         {"--format", "bson", "--mode", "batch", "--encoder", hostile_encoder + " flood"}},
+    };
+    for (const flood_case& c : cases) {
+        const measured_run m = run_tool(c.args);
+        std::printf("%s: exit %d, peak RSS %ld KiB, %.1f s\n", c.name, m.exit_status, m.peak_rss_kib, m.seconds);
+        EXPECT_EQ(m.exit_status, 1) << c.name;
+        EXPECT_LT(m.peak_rss_kib, 100 * 1024) << c.name;
+        EXPECT_LT(m.seconds, 120.0) << c.name;
+    }
+}
+
+TEST(Hostile, AnAnswerAnnouncedBeyondMaxOutputFailsAtOnce) {
+    // Before: up to 0xFFFFFFFA a timeout after the full --timeout; from 0xFFFFFFFB a "flood"
+    // (the length plus 5 wrapped in 32 bits).
+    for (const char* length : {"00100001", "04000001", "fffffffa", "fffffffb", "ffffffff"}) {
+        conform_options o = options(format::cbor, process_mode::batch);
+        o.filters = {"cbor/int/1000"};
+        o.limits.max_output = 1 << 20;
+        o.limits.timeout_seconds = 10;
+        const auto t0 = std::chrono::steady_clock::now();
+        const run_summary s = run(o, hostile_encoder + " announce " + length);
+        EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 2.0) << length;
+        ASSERT_EQ(count(s, result::fail), 1u) << length << "\n" << failures_of(s);
+        EXPECT_NE(s.results[0].detail.find("announced as"), std::string::npos) << s.results[0].detail;
+    }
+}
+
+TEST(Hostile, AnExtraFrameIsAProtocolViolationOfTheVectorThatSentIt) {
+    // Before: read as the next vector's answer, so the first passed and the rest failed as
+    // "different value". Every answer echoes its request's sequence number now.
+    conform_options o = options(format::cbor, process_mode::batch);
+    o.filters = {"cbor/int/*"};
+    const auto t0 = std::chrono::steady_clock::now();
+    const run_summary s = run(o, hostile_encoder + " extra-frame");
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
+    EXPECT_GT(s.results.size(), 30u);
+    for (const vector_result& r : s.results) {
+        EXPECT_EQ(r.verdict, result::fail) << r.vector->id;
+        EXPECT_NE(r.detail.find("protocol violation"), std::string::npos) << r.vector->id << ": " << r.detail;
+    }
+}
+
+TEST(Hostile, APerVectorEncoderInBatchModeStopsTheRunWithAHint) {
+    // Before: a timeout on every vector, no hint (the whole CBOR corpus: about 52 minutes).
+    conform_options o = options(format::cbor, process_mode::batch);
+    o.filters.clear();
+    o.limits.timeout_seconds = 1;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        run(o, hostile_encoder + " per-vector-only");
+        ADD_FAILURE() << "the run went on";
+    } catch (const conform_error& e) {
+        EXPECT_NE(std::string(e.what()).find("did you mean --mode per-vector?"), std::string::npos) << e.what();
+    }
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+    // The same encoder in the mode it speaks conforms.
+    o.mode = process_mode::per_vector;
+    o.filters = {"cbor/int/*"};
+    EXPECT_TRUE(run(o, hostile_encoder + " per-vector-only").conforms());
+}
+
+TEST(Hostile, DescendantsThatLeaveTheProcessGroupDoNotOutliveTheRun) {
+    // A child that calls setsid() escapes the group kill; the runner, a child subreaper, adopts
+    // it when the encoder dies and kills it (before: 9 left after one batch run).
+    const std::string pids_file = ::testing::TempDir() + "conform_orphans." + std::to_string(::getpid());
+    std::remove(pids_file.c_str());
+    ::setenv("CONFORM_ORPHAN_PIDS", pids_file.c_str(), 1);
+    for (process_mode mode : {process_mode::per_vector, process_mode::batch}) {
+        conform_options o = slice(mode);
+        o.limits.timeout_seconds = 5;
+        const auto t0 = std::chrono::steady_clock::now();
+        const run_summary s = run(o, hostile_encoder + " setsid-orphan");
+        EXPECT_TRUE(s.conforms()) << failures_of(s);
+        EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
+    }
+    ::unsetenv("CONFORM_ORPHAN_PIDS");
+    std::ifstream in(pids_file);
+    int pid = 0;
+    std::size_t orphans = 0;
+    while (in >> pid) {
+        ++orphans;
+        EXPECT_TRUE(::kill(pid, 0) != 0 && errno == ESRCH) << "pid " << pid << " outlived the run";
+    }
+    EXPECT_GE(orphans, 7u);  // six per-vector processes, at least one batch process
+    std::remove(pids_file.c_str());
 }
 
 TEST(Harness, PerVectorAndBatchModesAgreeVectorByVector) {

@@ -10,7 +10,8 @@ Writes what a typical program writes: cbor2.dumps(value), or dumps(value, canoni
 canonical=True instead, which does not share the C extension's half-float bug (formats.md §2)
 and is the independent check on the corpus's canonical CBOR bytes. A binary subtype becomes a
 CBORTag over the bytes (how nlohmann's model maps subtypes to CBOR). Discarded values have no
-Python counterpart and are declared unsupported.
+Python counterpart and are declared unsupported. cbor2 refuses a value by raising CBOREncodeError,
+and a string that is not UTF-8 by UnicodeEncodeError; any other exception is an error.
 """
 
 import io
@@ -63,4 +64,4 @@ def encode(value, fmt, use_size, use_type):
 
 
 if __name__ == "__main__":
-    sys.exit(serve(encode))
+    sys.exit(serve(encode, refusals=(cbor2.CBOREncodeError, UnicodeEncodeError)))

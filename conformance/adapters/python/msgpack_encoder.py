@@ -5,15 +5,16 @@
 
 Writes msgpack.packb(value) with the library's defaults (use_bin_type=True, floats as float 64).
 A binary subtype becomes an ExtType; subtypes 128..255 are passed as the signed type byte
-nlohmann writes (-128..-1), larger ones are refused by ExtType itself. Discarded values have no
-Python counterpart and are declared unsupported.
+nlohmann writes (-128..-1), larger ones are refused by ExtType itself (ValueError). Discarded
+values have no Python counterpart and are declared unsupported. A string that is not UTF-8 is
+refused by UnicodeEncodeError; any other exception is an error.
 """
 
 import sys
 
 import msgpack
 
-from sinkcheck_protocol import DISCARDED, Binary, Unsupported, serve
+from sinkcheck_protocol import DISCARDED, Binary, Refused, Unsupported, serve
 
 
 def ext(b):
@@ -26,7 +27,8 @@ def default(obj):
         return ext(obj)
     if obj is DISCARDED:
         raise Unsupported("a discarded value has no Python counterpart")
-    raise TypeError("cannot serialize %r" % (obj,))
+    # msgpack hands over what it cannot pack itself: integers beyond 64 bits, for one.
+    raise Refused("msgpack cannot pack %r" % (obj,))
 
 
 def encode(value, fmt, use_size, use_type):
@@ -36,4 +38,4 @@ def encode(value, fmt, use_size, use_type):
 
 
 if __name__ == "__main__":
-    sys.exit(serve(encode))
+    sys.exit(serve(encode, refusals=(UnicodeEncodeError, ValueError)))

@@ -1,10 +1,14 @@
 """The encoder side of the sinkcheck conformance protocol, for encoders written in Python.
 
 An adapter is one function, encode(value, fmt, use_size, use_type) -> bytes, handed to serve().
-It raises Unsupported to declare a value, option or format unsupported; any other exception is a
-refusal. serve() speaks both modes of docs/conformance.md: per-vector (the request in the
-environment and on stdin, the answer on stdout and in the exit status) and batch (length-prefixed
-frames on stdin and stdout, selected by SINKCHECK_MODE=batch).
+It raises Unsupported to declare a value, option or format unsupported, and Refused (or one of
+the exception classes it passes to serve() as refusals: those its library raises to reject a
+value) to refuse the value. A refusal must be deliberate: any other exception is an error of the
+adapter, which prints its traceback and exits 70, and the runner grades the vector a crash; an
+encoder dying of an error must not look as if it refused a value it should refuse. serve() speaks
+both modes of docs/conformance.md: per-vector (the request in the environment and on stdin, the
+answer on stdout and in the exit status) and batch (length-prefixed frames on stdin and stdout,
+selected by SINKCHECK_MODE=batch).
 
 Values arrive in the value notation of corpus/conformance/README.md and become Python values:
 dicts keep the order the vector wrote its keys in, integers of any size stay ints, binary is
@@ -17,12 +21,26 @@ import os
 import re
 import struct
 import sys
+import traceback
 
-__all__ = ["Binary", "DISCARDED", "Unsupported", "parse_value", "serve"]
+__all__ = ["Binary", "DISCARDED", "Refused", "Unsupported", "parse_value", "serve"]
+
+# Per-vector exit statuses (docs/conformance.md): a refusal, unsupported, an error of the adapter.
+EXIT_REFUSED = 65
+EXIT_UNSUPPORTED = 77
+EXIT_SOFTWARE = 70
 
 
 class Unsupported(Exception):
     """The encoder does not support this value, option or format."""
+
+
+class Refused(Exception):
+    """The encoder refuses this value (put the error category, e.g. type_error.316, in the message)."""
+
+
+class _AdapterError(Exception):
+    """An exception that is no refusal escaped encode(): the traceback, for stderr."""
 
 
 class Binary:
@@ -174,8 +192,8 @@ def parse_value(text):
             raise ValueError("value notation: the text ends inside a container")
 
 
-def _answer(encode, fmt, use_size, use_type, text, plain):
-    """(status, payload): 0 encoded, 1 refused, 2 unsupported."""
+def _answer(encode, refusals, fmt, use_size, use_type, text, plain):
+    """(status, payload): 0 encoded, 1 refused, 2 unsupported; raises _AdapterError otherwise."""
     try:
         # Plain JSON (no extension in the text) goes through the C parser of the json module.
         value = json.loads(text) if plain else parse_value(text)
@@ -185,11 +203,13 @@ def _answer(encode, fmt, use_size, use_type, text, plain):
         return 0, bytes(encode(value, fmt, use_size, use_type))
     except Unsupported as e:
         return 2, str(e).encode("utf-8", "replace")
-    except Exception as e:
+    except (Refused,) + tuple(refusals) as e:
         return 1, ("%s: %s" % (type(e).__name__, e)).encode("utf-8", "replace")
+    except Exception:
+        raise _AdapterError(traceback.format_exc())
 
 
-def _serve_batch(encode):
+def _serve_batch(encode, refusals):
     stdin = sys.stdin.buffer
     stdout = sys.stdout.buffer
     while True:
@@ -202,21 +222,25 @@ def _serve_batch(encode):
         fields = dict(line.split(b"=", 1) for line in header.split(b"\n") if b"=" in line)
         status, body = _answer(
             encode,
+            refusals,
             fields.get(b"format", b"").decode(),
             fields.get(b"use_size") == b"1",
             fields.get(b"use_type") == b"1",
             text.decode("utf-8"),
             fields.get(b"plain") == b"1",
         )
-        stdout.write(struct.pack(">BI", status, len(body)))
+        # The status, the request's sequence number echoed, the payload's length.
+        seq = int(fields.get(b"seq", b"0"))
+        stdout.write(struct.pack(">BII", status, seq, len(body)))
         stdout.write(body)
         stdout.flush()
 
 
-def _serve_one(encode):
+def _serve_one(encode, refusals):
     text = sys.stdin.buffer.read().decode("utf-8")
     status, body = _answer(
         encode,
+        refusals,
         os.environ.get("SINKCHECK_FORMAT", ""),
         os.environ.get("SINKCHECK_USE_SIZE") == "1",
         os.environ.get("SINKCHECK_USE_TYPE") == "1",
@@ -228,12 +252,19 @@ def _serve_one(encode):
         sys.stdout.buffer.flush()
         return 0
     sys.stderr.write(body.decode("utf-8", "replace") + "\n")
-    return 1 if status == 1 else 77
+    return EXIT_REFUSED if status == 1 else EXIT_UNSUPPORTED
 
 
-def serve(encode):
-    """Runs the protocol on stdin/stdout; returns the exit status."""
+def serve(encode, refusals=()):
+    """Runs the protocol on stdin/stdout; returns the exit status.
+
+    refusals: exception classes that encode() raises to refuse a value (besides Refused)."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 250000))  # encoders may recurse on deep values
-    if os.environ.get("SINKCHECK_MODE") == "batch":
-        return _serve_batch(encode)
-    return _serve_one(encode)
+    try:
+        if os.environ.get("SINKCHECK_MODE") == "batch":
+            return _serve_batch(encode, refusals)
+        return _serve_one(encode, refusals)
+    except _AdapterError as e:
+        # Not an answer: in batch mode the process ends mid-exchange, per vector it exits 70.
+        sys.stderr.write(str(e))
+        return EXIT_SOFTWARE

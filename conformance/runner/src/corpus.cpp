@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
 
 namespace sinkcheck::conform {
 namespace {
@@ -171,6 +170,12 @@ private:
     std::string_view s_;
 };
 
+[[noreturn]] void throw_bad_file_name(const std::string& file) {
+    throw corpus_error(file, 1,
+                       "a vector file is named <format>.vectors or <format>-<part>.vectors, "
+                       "format one of cbor msgpack ubjson bjdata bson bon8");
+}
+
 struct record_builder {
     test_vector v;
     bool has_input = false;
@@ -271,11 +276,7 @@ bool format_of_file(const std::string& path, format& out) {
 
 std::vector<test_vector> parse_vectors(const std::string& file, std::string_view text) {
     format fmt;
-    if (!format_of_file(file, fmt)) {
-        throw corpus_error(file, 1,
-                           "a vector file is named <format>.vectors or <format>-<part>.vectors, "
-                           "format one of cbor msgpack ubjson bjdata bson bon8");
-    }
+    if (!format_of_file(file, fmt)) throw_bad_file_name(file);
     std::vector<test_vector> out;
     record_builder r;
     bool open = false;
@@ -409,10 +410,37 @@ std::vector<test_vector> parse_vectors(const std::string& file, std::string_view
     return out;
 }
 
+std::string read_small_file(const std::string& path, const char* what, std::size_t max_bytes) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    auto refuse = [&](const std::string& why) { throw corpus_error(path.empty() ? "''" : path, 0, why); };
+    if (!fs::exists(st)) refuse(std::string("no such file (") + what + ")");
+    if (fs::is_directory(st)) refuse(std::string("is a directory, not ") + what);
+    if (!fs::is_regular_file(st)) refuse(std::string("is not a regular file, so not ") + what);
+    const std::uintmax_t size = fs::file_size(path, ec);
+    const std::string too_large = "more than " + std::to_string(max_bytes) + " bytes, too large for " + what;
+    if (ec || size > max_bytes) refuse(too_large);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) refuse(std::string("cannot open ") + what);
+    // Read at most one byte more than allowed: the file may have grown since its size was taken.
+    std::string text(static_cast<std::size_t>(std::min<std::uintmax_t>(size, max_bytes)) + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes) refuse(too_large);
+    return text;
+}
+
 std::vector<test_vector> load_corpus(const std::string& path, std::optional<format> only) {
     namespace fs = std::filesystem;
     std::vector<std::string> files;
     std::error_code ec;
+    if (path.empty()) {
+        throw corpus_error("''", 0, "an empty path names no corpus (--corpus or SINKCHECK_CORPUS)");
+    }
+    if (!fs::exists(path, ec)) {
+        throw corpus_error(path, 0, "no such corpus: neither a .vectors file nor a directory of them");
+    }
     if (fs::is_directory(path, ec)) {
         for (const auto& entry : fs::directory_iterator(path, ec)) {
             format f;
@@ -431,13 +459,15 @@ std::vector<test_vector> load_corpus(const std::string& path, std::optional<form
     std::vector<test_vector> all;
     std::set<std::string> ids;
     for (const std::string& f : files) {
-        std::ifstream in(f, std::ios::binary);
-        if (!in) {
-            throw corpus_error(f, 0, "cannot open the file");
+        // The name says the format: check it before reading a byte.
+        format named;
+        if (!format_of_file(f, named)) throw_bad_file_name(f);
+        const std::string text = read_small_file(f, "a vector file");
+        std::vector<test_vector> vectors = parse_vectors(f, text);
+        if (vectors.empty()) {
+            throw corpus_error(f, 0, "holds no vector (only blank lines and comments)");
         }
-        std::stringstream ss;
-        ss << in.rdbuf();
-        for (test_vector& v : parse_vectors(f, ss.str())) {
+        for (test_vector& v : vectors) {
             if (!ids.insert(v.id).second) {
                 throw corpus_error(f, v.line, "duplicate id '" + v.id + "'");
             }

@@ -6,18 +6,26 @@
 // drained and dropped), all through poll() on non-blocking pipes, so the runner never blocks on
 // a child and never holds more than the caps in memory. Pipes are close-on-exec, so parallel
 // workers do not leak each other's pipe ends into their children (which would hide EOF).
+// Descendants that leave the group (setsid) are caught another way: the runner is a child
+// subreaper, so they become its children when the encoder dies, and every child it did not
+// start itself is killed and reaped after each encoder process.
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <fstream>
 #include <mutex>
+#include <set>
 #include <utility>
 
 #include "sinkcheck/conform/encoder.hpp"
@@ -28,10 +36,62 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-void ignore_sigpipe_once() {
-    // A child that exits without reading its input must not take the runner down with it.
+void prepare_runner_once() {
     static std::once_flag once;
-    std::call_once(once, [] { ::signal(SIGPIPE, SIG_IGN); });
+    std::call_once(once, [] {
+        // A child that exits without reading its input must not take the runner down with it.
+        ::signal(SIGPIPE, SIG_IGN);
+        // Orphaned descendants of an encoder become the runner's children, not init's, so
+        // that reap_strays() can find and kill them.
+        ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    });
+}
+
+/// The encoder processes the runner started and has not reaped: every other child is a stray.
+/// spawn_mutex is held from posix_spawn to the insertion, so that no sweep can take a child
+/// just started for a stray.
+std::mutex spawn_mutex;
+std::set<pid_t>& started_children() {
+    static std::set<pid_t> pids;
+    return pids;
+}
+
+/// The runner's children, from /proc/self/task/*/children (a subreaper adopts orphans on any
+/// of its threads).
+std::vector<pid_t> children_of_this_process() {
+    std::vector<pid_t> out;
+    DIR* tasks = ::opendir("/proc/self/task");
+    if (tasks == nullptr) return out;
+    while (const dirent* t = ::readdir(tasks)) {
+        if (t->d_name[0] == '.') continue;
+        std::ifstream in(std::string("/proc/self/task/") + t->d_name + "/children");
+        long pid = 0;
+        while (in >> pid) out.push_back(static_cast<pid_t>(pid));
+    }
+    ::closedir(tasks);
+    return out;
+}
+
+/// Kills and reaps every child the runner did not start: descendants of an encoder that left
+/// its process group and outlived it. A stray's own children are adopted when it dies, hence
+/// the rounds.
+void reap_strays() {
+    for (int round = 0; round < 64; ++round) {
+        std::vector<pid_t> strays;
+        {
+            const std::lock_guard<std::mutex> lock(spawn_mutex);
+            for (pid_t pid : children_of_this_process()) {
+                if (started_children().count(pid) == 0) strays.push_back(pid);
+            }
+        }
+        if (strays.empty()) return;
+        for (pid_t pid : strays) {
+            ::kill(-pid, SIGKILL);  // its own group, when it made one (setsid, setpgid)
+            ::kill(pid, SIGKILL);
+            int st = 0;
+            while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+        }
+    }
 }
 
 double seconds_since(clock_type::time_point t0) {
@@ -44,7 +104,10 @@ public:
     child() = default;
     child(const child&) = delete;
     child& operator=(const child&) = delete;
-    ~child() { kill_and_reap(); }
+    ~child() {
+        kill_and_reap();
+        reap_strays();
+    }
 
     /// Starts argv with extra environment entries; on failure returns false and sets error.
     bool start(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env, std::string& error) {
@@ -97,7 +160,12 @@ public:
         for (std::string& s : args) argp.push_back(s.data());
         argp.push_back(nullptr);
 
-        const int rc = ::posix_spawnp(&pid_, argp[0], &actions, &attr, argp.data(), envp.data());
+        int rc = 0;
+        {
+            const std::lock_guard<std::mutex> lock(spawn_mutex);
+            rc = ::posix_spawnp(&pid_, argp[0], &actions, &attr, argp.data(), envp.data());
+            if (rc == 0) started_children().insert(pid_);
+        }
         posix_spawn_file_actions_destroy(&actions);
         posix_spawnattr_destroy(&attr);
         ::close(in[0]);
@@ -109,6 +177,11 @@ public:
             ::close(err[0]);
             pid_ = -1;
             error = "cannot run '" + argv[0] + "': " + std::strerror(rc);
+            if (argv[0].find('/') == std::string::npos) error += " (looked up in PATH)";
+            // The program itself cannot be run: every vector would say the same.
+            if (rc == ENOENT || rc == EACCES || rc == ENOEXEC || rc == ENOTDIR || rc == ELOOP || rc == ENAMETOOLONG) {
+                throw run_stopped("--encoder: " + error);
+            }
             return false;
         }
         stdin_ = in[1];
@@ -129,10 +202,7 @@ public:
         if (pid_ <= 0 || reaped_) return reaped_;
         int st = 0;
         const pid_t r = ::waitpid(pid_, &st, WNOHANG);
-        if (r == pid_) {
-            status_ = st;
-            reaped_ = true;
-        }
+        if (r == pid_) reaped(st);
         return reaped_;
     }
 
@@ -147,8 +217,7 @@ public:
             ::kill(pid_, SIGKILL);
             int st = 0;
             while (::waitpid(pid_, &st, 0) < 0 && errno == EINTR) {}
-            status_ = st;
-            reaped_ = true;
+            reaped(st);
         } else if (pid_ > 0) {
             ::kill(-pid_, SIGKILL);  // descendants that outlived the child
         }
@@ -172,6 +241,12 @@ public:
     void drop_err() { close_fd(stderr_); }
 
 private:
+    void reaped(int status) {
+        status_ = status;
+        reaped_ = true;
+        const std::lock_guard<std::mutex> lock(spawn_mutex);
+        started_children().erase(pid_);
+    }
     static bool sys_error(const char* what, std::string& error) {
         error = std::string(what) + ": " + std::strerror(errno);
         return false;
@@ -213,6 +288,9 @@ pump_end pump(child& c, const std::string& input, std::size_t& written, bool per
               std::string& err, std::size_t limit, std::size_t err_cap, clock_type::time_point deadline, Want want) {
     char buf[65536];
     bool exited = false;
+    // Room for the whole allowance at once: untouched pages cost no memory, and the buffer is
+    // never copied to grow (a doubling vector would hold 1.5 times the limit while it copies).
+    out.reserve(limit + 1);
     for (;;) {
         if (per_vector && written == input.size()) c.close_stdin();
         if (want(out)) return pump_end::done;
@@ -257,7 +335,8 @@ pump_end pump(child& c, const std::string& input, std::size_t& written, bool per
             }
         }
         if (out_slot >= 0 && (fds[out_slot].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
-            const ssize_t k = ::read(c.fd_out(), buf, sizeof buf);
+            // One byte past the limit tells a flood; nothing beyond it is ever held.
+            const ssize_t k = ::read(c.fd_out(), buf, std::min(sizeof buf, limit + 1 - out.size()));
             if (k > 0) {
                 out.insert(out.end(), buf, buf + k);
             } else if (k == 0 || (errno != EAGAIN && errno != EINTR)) {
@@ -385,16 +464,22 @@ public:
             } else if (o.exit_status == protocol::exit_unsupported) {
                 o.what = encode_outcome::kind::unsupported;
                 o.message = first_line(o.stderr_text);
+            } else if (o.exit_status == protocol::exit_refused) {
+                o.what = encode_outcome::kind::refused;
+                o.message = first_line(o.stderr_text);
+                if (o.message.empty()) o.message = "exit status 65, nothing on stderr";
             } else if (o.exit_status > 128 && o.exit_status < 160) {
                 // A shell between the runner and the encoder reports a signal as 128+N.
                 o.what = encode_outcome::kind::crashed;
                 o.message = "exit status " + std::to_string(o.exit_status) + " (a shell's report of " +
                             signal_text(o.exit_status - 128) + ")";
             } else {
-                o.what = encode_outcome::kind::refused;
-                o.message = first_line(o.stderr_text);
-                if (o.message.empty())
-                    o.message = "exit status " + std::to_string(o.exit_status) + ", nothing on stderr";
+                // Not an answer: an encoder that dies of an error (an uncaught exception exits
+                // 1 in most languages) has not refused anything.
+                o.what = encode_outcome::kind::crashed;
+                o.message = "exit status " + std::to_string(o.exit_status) +
+                            ", which is no answer (a refusal exits 65, unsupported 77)";
+                if (const std::string why = first_line(o.stderr_text); !why.empty()) o.message += ": " + why;
             }
         }
         o.seconds = seconds_since(t0);
@@ -423,15 +508,66 @@ private:
 
 class batch_session : public encoder_session {
 public:
-    batch_session(std::vector<std::string> argv, process_limits limits) : argv_(std::move(argv)), limits_(limits) {}
+    batch_session(std::vector<std::string> argv, process_limits limits, std::shared_ptr<std::atomic<bool>> answered)
+        : argv_(std::move(argv)), limits_(limits), answered_(std::move(answered)) {}
 
     encode_outcome encode(const test_vector& v) override {
+        // Nothing may be waiting on stdout before a request: if something is, the vector before
+        // broke the protocol, and this one starts on a fresh process.
+        std::string violation;
+        if (child_ && child_->fd_out() >= 0) {
+            if (const std::size_t stray = unread_bytes(); stray > 0) {
+                violation =
+                    std::to_string(stray) + " unexpected byte(s) after the answer frame, before the next request";
+                child_.reset();
+            }
+        }
+        encode_outcome o = exchange(v);
+        if (o.what == encode_outcome::kind::protocol_error && o.previous_violation == stale_answer) {
+            // The answer echoed the previous request: an extra frame of the vector before, come
+            // late. That vector is graded for it, and this one is asked again on a fresh process.
+            violation = "an extra answer frame (sequence number " + std::to_string(seq_ - 1) +
+                        " again), read before the next answer";
+            child_.reset();
+            o = exchange(v);
+        }
+        o.previous_violation = violation;
+        return o;
+    }
+
+    std::string finish() override {
+        if (!child_ || !child_->running()) return {};
+        // End of input: a well-behaved encoder exits without writing another byte.
+        child_->close_stdin();
+        std::vector<std::uint8_t> rest;
+        std::string err;
+        std::size_t written = 0;
+        const auto deadline =
+            clock_type::now() + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(
+                                    std::min(limits_.timeout_seconds, end_of_input_wait_seconds)));
+        pump(*child_, std::string(), written, false, rest, err, 0, limits_.max_stderr, deadline,
+             [](const std::vector<std::uint8_t>&) { return false; });
+        child_.reset();
+        if (rest.empty()) return {};
+        return "unexpected byte(s) after the answer frame, before the end of the batch";
+    }
+
+private:
+    /// Marks an answer that echoed the previous request's sequence number (see encode()).
+    static constexpr const char* stale_answer = "stale answer";
+    /// How long an encoder may take to exit once its input has ended.
+    static constexpr double end_of_input_wait_seconds = 1.0;
+
+    /// One request and its answer, on the running process or a fresh one.
+    encode_outcome exchange(const test_vector& v) {
         encode_outcome o;
         const auto t0 = clock_type::now();
         const auto deadline = t0 + std::chrono::duration_cast<clock_type::duration>(
                                        std::chrono::duration<double>(limits_.timeout_seconds));
         if (!child_ || !child_->running() || child_->poll_exit()) {
             child_ = std::make_unique<child>();
+            first_request_ = true;
+            seq_ = 0;
             std::string error;
             if (!child_->start(argv_, environment_for(v, process_mode::batch), error)) {
                 child_.reset();
@@ -442,6 +578,7 @@ public:
         }
         protocol::request r;
         r.id = v.id;
+        r.seq = ++seq_;
         r.fmt = v.fmt;
         r.use_size = v.use_size;
         r.use_type = v.use_type;
@@ -450,16 +587,22 @@ public:
         const std::string frame = protocol::encode_request(r);
         std::size_t written = 0;
         std::vector<std::uint8_t> in;
-        std::size_t need = 5;
+        constexpr std::size_t head = protocol::answer_head;
+        std::size_t need = head;  // size_t: a length near 2^32 plus the head must not wrap
+        bool too_long = false;
         auto complete = [&](const std::vector<std::uint8_t>& got) {
-            if (got.size() >= 5 && need == 5) {
-                need = 5 + protocol::get_u32(got.data() + 1);
+            if (got.size() >= head && need == head) {
+                need = head + std::size_t{protocol::get_u32(got.data() + 5)};
+                // Refused as soon as announced: waiting for the bytes would end in a timeout.
+                too_long = need - head > limits_.max_output;
             }
-            return got.size() >= need;
+            return too_long || got.size() >= need;
         };
-        const pump_end end = pump(*child_, frame, written, false, in, o.stderr_text, limits_.max_output + 5,
+        const pump_end end = pump(*child_, frame, written, false, in, o.stderr_text, limits_.max_output + head,
                                   limits_.max_stderr, deadline, complete);
         o.seconds = seconds_since(t0);
+        const bool first = first_request_;
+        first_request_ = false;
         auto fail = [&](encode_outcome::kind k, std::string message) {
             drain_stderr(*child_, o.stderr_text, limits_.max_stderr);
             child_->kill_and_reap();
@@ -470,12 +613,20 @@ public:
             o.bytes = std::move(in);
             return o;
         };
+        if (too_long) {
+            return fail(encode_outcome::kind::output_limit,
+                        "an answer announced as " + std::to_string(need - head) + " bytes, more than --max-output " +
+                            std::to_string(limits_.max_output) + "; the process group was killed");
+        }
         if (end == pump_end::timeout) {
+            if (first && in.empty() && !answered_->load())
+                wrong_mode("gave no byte of an answer within " +
+                           per_vector_session::format_seconds(limits_.timeout_seconds));
             return fail(encode_outcome::kind::timed_out,
                         "no answer within " + per_vector_session::format_seconds(limits_.timeout_seconds) +
                             "; the process group was killed");
         }
-        if (end == pump_end::output_limit || (in.size() >= 5 && need - 5 > limits_.max_output)) {
+        if (end == pump_end::output_limit) {
             return fail(encode_outcome::kind::output_limit, "an answer of more than " +
                                                                 std::to_string(limits_.max_output) +
                                                                 " bytes; the process group was killed");
@@ -486,34 +637,52 @@ public:
             child_->wait_exit(clock_type::now() + std::chrono::milliseconds(500));
             drain_stderr(*child_, o.stderr_text, limits_.max_stderr);
             std::string how;
+            const bool exited = child_->reaped() && WIFEXITED(child_->status());
             if (child_->reaped() && WIFSIGNALED(child_->status()))
                 how = "killed by " + signal_text(WTERMSIG(child_->status()));
-            else if (child_->reaped())
+            else if (exited)
                 how = "exited with status " + std::to_string(WEXITSTATUS(child_->status()));
             else
                 how = "closed its stdout";
+            if (first && in.empty() && exited && !answered_->load()) {
+                std::string why = how + " without a byte of an answer";
+                if (const std::string line = per_vector_session::first_line(o.stderr_text); !line.empty()) {
+                    why += " (stderr: " + line.substr(0, 200) + ")";
+                }
+                wrong_mode(why);
+            }
             return fail(encode_outcome::kind::crashed,
                         how + " before a complete answer (" + std::to_string(in.size()) + " of " +
-                            (in.size() >= 5 ? std::to_string(need) : std::string("at least 5")) + " bytes)");
+                            (in.size() >= head ? std::to_string(need) : "at least " + std::to_string(head)) +
+                            " bytes)");
         }
+        answered_->store(true);
         const std::uint8_t status = in[0];
-        std::vector<std::uint8_t> payload(in.begin() + 5, in.begin() + static_cast<std::ptrdiff_t>(need));
+        if (const std::uint32_t echo = protocol::get_u32(in.data() + 1); echo != r.seq) {
+            encode_outcome stale =
+                fail(encode_outcome::kind::protocol_error,
+                     "the answer echoes sequence number " + std::to_string(echo) + ", not " + std::to_string(r.seq));
+            if (echo + 1 == r.seq) stale.previous_violation = stale_answer;
+            return stale;
+        }
         if (in.size() > need) {
             return fail(encode_outcome::kind::protocol_error,
                         std::to_string(in.size() - need) + " unexpected byte(s) after the answer frame");
         }
+        // The payload, moved to the front in place: a second buffer would double the peak.
+        in.erase(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(head));
         switch (status) {
             case protocol::status_encoded:
                 o.what = encode_outcome::kind::output;
-                o.bytes = std::move(payload);
+                o.bytes = std::move(in);
                 return o;
             case protocol::status_refused:
                 o.what = encode_outcome::kind::refused;
-                o.message.assign(payload.begin(), payload.end());
+                o.message.assign(in.begin(), in.end());
                 return o;
             case protocol::status_unsupported:
                 o.what = encode_outcome::kind::unsupported;
-                o.message.assign(payload.begin(), payload.end());
+                o.message.assign(in.begin(), in.end());
                 return o;
             default:
                 return fail(encode_outcome::kind::protocol_error,
@@ -521,27 +690,51 @@ public:
         }
     }
 
-private:
+    /// Bytes waiting on stdout right now (read and dropped), without waiting for more.
+    std::size_t unread_bytes() {
+        std::size_t n = 0;
+        char buf[4096];
+        for (;;) {
+            const ssize_t k = ::read(child_->fd_out(), buf, sizeof buf);
+            if (k <= 0) return n;
+            n += static_cast<std::size_t>(k);
+            if (n > limits_.max_output) return n;
+        }
+    }
+
+    /// The very first request of the run got nothing at all: most likely an encoder that
+    /// reads its input to end of file, as per-vector mode wants, and waits for it forever.
+    [[noreturn]] void wrong_mode(const std::string& what) {
+        child_.reset();
+        throw run_stopped("in batch mode the encoder " + what +
+                          " to its first request; a per-vector encoder reads its input to end of file and never "
+                          "answers a frame: did you mean --mode per-vector?");
+    }
+
     std::vector<std::string> argv_;
     process_limits limits_;
     std::unique_ptr<child> child_;
+    bool first_request_ = true;
+    std::uint32_t seq_ = 0;                        // requests sent to the running process
+    std::shared_ptr<std::atomic<bool>> answered_;  // any session of the run has answered a frame
 };
 
 class process_factory : public encoder_factory {
 public:
     process_factory(std::string command, process_mode mode, process_limits limits)
         : command_(std::move(command)), argv_(split_command(command_)), mode_(mode), limits_(limits) {
-        ignore_sigpipe_once();
+        prepare_runner_once();
     }
     std::string describe() const override {
         return command_ + (mode_ == process_mode::batch ? " (batch mode)" : " (per-vector mode)");
     }
     std::unique_ptr<encoder_session> open() override {
-        if (mode_ == process_mode::batch) return std::make_unique<batch_session>(argv_, limits_);
+        if (mode_ == process_mode::batch) return std::make_unique<batch_session>(argv_, limits_, answered_);
         return std::make_unique<per_vector_session>(argv_, limits_);
     }
 
 private:
+    std::shared_ptr<std::atomic<bool>> answered_ = std::make_shared<std::atomic<bool>>(false);
     std::string command_;
     std::vector<std::string> argv_;
     process_mode mode_;
@@ -669,10 +862,18 @@ std::unique_ptr<encoder_factory> make_linked_factory(const linked_encoder_info& 
 
 namespace protocol {
 
+std::string encode_answer(std::uint8_t status, std::uint32_t seq, const std::string& payload) {
+    std::string frame(1, static_cast<char>(status));
+    put_u32(frame, seq);
+    put_u32(frame, static_cast<std::uint32_t>(payload.size()));
+    return frame + payload;
+}
+
 std::string encode_request(const request& r) {
-    std::string payload = "id=" + r.id + "\nformat=" + std::string(format_name(r.fmt)) +
-                          "\nuse_size=" + (r.use_size ? "1" : "0") + "\nuse_type=" + (r.use_type ? "1" : "0") +
-                          "\nplain=" + (r.plain ? "1" : "0") + "\n\n" + r.value_text;
+    std::string payload = "id=" + r.id + "\nseq=" + std::to_string(r.seq) +
+                          "\nformat=" + std::string(format_name(r.fmt)) + "\nuse_size=" + (r.use_size ? "1" : "0") +
+                          "\nuse_type=" + (r.use_type ? "1" : "0") + "\nplain=" + (r.plain ? "1" : "0") + "\n\n" +
+                          r.value_text;
     std::string frame;
     frame.reserve(payload.size() + 4);
     put_u32(frame, static_cast<std::uint32_t>(payload.size()));
@@ -702,6 +903,8 @@ bool decode_request(std::string_view payload, request& r, std::string& message) 
         const std::string_view value = line.substr(eq + 1);
         if (key == "id") {
             r.id = std::string(value);
+        } else if (key == "seq") {
+            r.seq = static_cast<std::uint32_t>(std::strtoul(std::string(value).c_str(), nullptr, 10));
         } else if (key == "format") {
             const auto f = parse_format(value);
             if (!f) {

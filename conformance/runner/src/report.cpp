@@ -20,9 +20,10 @@ std::string seconds_text(double s) {
 }
 
 /// What a reader should see for a vector's verdict, expected failures included.
-std::string verdict_text(const vector_result& r) {
+std::string verdict_text(const vector_result& r, run_level level) {
     std::string t = result_name(r.verdict);
-    if (r.verdict == result::pass_equivalent && r.strict) t += " (not exact)";
+    // Strict: the level's own bytes were required (exact, or canonical at --level canonical).
+    if (r.verdict == result::pass_equivalent && r.strict) t += std::string(" (not ") + level_name(level) + ")";
     if (r.expected_failure) t += r.success ? " (listed as expected failure, now passes)" : " (expected failure)";
     return t;
 }
@@ -92,13 +93,13 @@ std::string indent(const std::string& text, const std::string& pad) {
 
 std::string text_report(const run_summary& s) {
     std::string out = "sinkcheck conform: " + std::string(format_name(s.options.fmt)) + ", level " +
-                      level_name(s.options.level) + "\nencoder: " + s.encoder_description +
+                      level_name(s.options.level) + "\nencoder: " + s.encoder_description + "\ncorpus: " + s.corpus +
                       "\nvectors: " + std::to_string(s.results.size()) + " in " + seconds_text(s.seconds) + " s (" +
                       rate_text(s) + ")\n\n";
     for (const vector_result& r : s.results) {
         if (!needs_detail(r)) continue;
         const test_vector& v = *r.vector;
-        out += verdict_text(r) + "  " + v.id + "\n";
+        out += verdict_text(r, s.options.level) + "  " + v.id + "\n";
         if (!r.detail.empty()) out += "  " + r.detail + "\n";
         if (!r.difference.empty()) out += "  difference: " + r.difference + "\n";
         if (!r.expected_reason.empty()) out += "  listed because: " + r.expected_reason + "\n";
@@ -133,6 +134,7 @@ std::string json_report(const run_summary& s) {
     doc["format"] = std::string(format_name(s.options.fmt));
     doc["level"] = level_name(s.options.level);
     doc["encoder"] = s.encoder_description;
+    doc["corpus"] = s.corpus;
     doc["seconds"] = s.seconds;
     doc["encode_seconds"] = s.encode_seconds;
     json counts = json::object();
@@ -183,7 +185,10 @@ std::string json_report(const run_summary& s) {
 
 // ---- junit and html share XML escaping ---------------------------------------------------------
 
-std::string xml(const std::string& s) {
+std::string xml(const std::string& text) {
+    // Every string goes through printable(): the reports quote vector files and lists a user
+    // wrote, which nothing else has checked for UTF-8.
+    const std::string s = printable(text);
     std::string out;
     for (char ch : s) {
         const auto c = static_cast<unsigned char>(ch);
@@ -193,12 +198,7 @@ std::string xml(const std::string& s) {
             case '>': out += "&gt;"; break;
             case '"': out += "&quot;"; break;
             case '\'': out += "&#39;"; break;
-            default:
-                // XML 1.0 forbids most control characters even as references.
-                if (c < 0x20 && c != '\n' && c != '\t' && c != '\r')
-                    out += "?";
-                else
-                    out += ch;
+            default: out += ch;
         }
     }
     return out;
@@ -347,7 +347,7 @@ std::string html_report(const run_summary& s) {
         }
         out += "<td>";
         if (needs_detail(r)) {
-            out += "<details><summary>" + xml(verdict_text(r)) + ": " + xml(r.detail.substr(0, 120)) +
+            out += "<details><summary>" + xml(verdict_text(r, s.options.level)) + ": " + xml(r.detail.substr(0, 120)) +
                    "</summary><pre>" + xml(details_block(r)) + "</pre></details>";
         }
         out += "</td></tr>\n";

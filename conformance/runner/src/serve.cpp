@@ -70,14 +70,7 @@ int serve_batch(const serve_function& encode) {
         } else {
             s = encode(r);
         }
-        std::string frame;
-        const std::string& body =
-            s.what == served::kind::encoded ? std::string(s.bytes.begin(), s.bytes.end()) : s.message;
-        frame += static_cast<char>(s.what == served::kind::encoded   ? protocol::status_encoded
-                                   : s.what == served::kind::refused ? protocol::status_refused
-                                                                     : protocol::status_unsupported);
-        protocol::put_u32(frame, static_cast<std::uint32_t>(body.size()));
-        frame += body;
+        const std::string frame = protocol::encode_answer(answer_status(s), r.seq, answer_payload(s));
         if (!write_all(1, frame.data(), frame.size())) return 2;
     }
 }
@@ -107,7 +100,7 @@ int serve_one(const serve_function& encode) {
     switch (s.what) {
         case served::kind::encoded:
             return write_all(1, reinterpret_cast<const char*>(s.bytes.data()), s.bytes.size()) ? 0 : 2;
-        case served::kind::refused: std::fprintf(stderr, "%s\n", s.message.c_str()); return 1;
+        case served::kind::refused: std::fprintf(stderr, "%s\n", s.message.c_str()); return protocol::exit_refused;
         case served::kind::unsupported:
             std::fprintf(stderr, "%s\n", s.message.c_str());
             return protocol::exit_unsupported;
@@ -116,6 +109,19 @@ int serve_one(const serve_function& encode) {
 }
 
 }  // namespace
+
+std::uint8_t answer_status(const served& s) {
+    switch (s.what) {
+        case served::kind::encoded: return protocol::status_encoded;
+        case served::kind::refused: return protocol::status_refused;
+        case served::kind::unsupported: return protocol::status_unsupported;
+    }
+    return protocol::status_refused;
+}
+
+std::string answer_payload(const served& s) {
+    return s.what == served::kind::encoded ? std::string(s.bytes.begin(), s.bytes.end()) : s.message;
+}
 
 int serve(const serve_function& encode) {
     const char* mode = std::getenv(protocol::env_mode);

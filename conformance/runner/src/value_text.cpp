@@ -30,7 +30,9 @@ using sinkcheck::detail::append_utf8;
 
 class parser {
 public:
-    parser(std::string_view text, const parse_limits& limits) : s_(text), limits_(limits) {}
+    /// expand false: a syntax check only; repetitions are counted and bounded, not expanded.
+    parser(std::string_view text, const parse_limits& limits, bool expand)
+        : s_(text), limits_(limits), expand_(expand) {}
 
     parsed_value run() {
         const std::size_t bad = detail::utf8_invalid_at(s_.data(), s_.size());
@@ -183,6 +185,33 @@ private:
         return true;
     }
 
+    /// Values in v, v itself included (a repeated unit is copied whole, nested repetitions and
+    /// all), without recursion.
+    static std::uint64_t nodes_in(const json& v) {
+        std::uint64_t n = 0;
+        std::vector<const json*> todo = {&v};
+        while (!todo.empty()) {
+            const json* x = todo.back();
+            todo.pop_back();
+            ++n;
+            if (x->is_array() || x->is_object()) {
+                for (const json& e : *x) todo.push_back(&e);
+            }
+        }
+        return n;
+    }
+
+    /// Counts what a repetition creates against max_repeated_elements; false in a syntax-only
+    /// pass, where nothing is expanded.
+    bool may_expand(std::uint64_t units, std::uint64_t n) {
+        const std::uint64_t created = std::max<std::uint64_t>(units, 1) * n;
+        if (created > limits_.max_repeated_elements || repeated_ + created > limits_.max_repeated_elements) {
+            fail("repetitions create more than " + std::to_string(limits_.max_repeated_elements) + " elements");
+        }
+        repeated_ += created;
+        return expand_;
+    }
+
     std::uint64_t unsigned_literal(const char* what) {
         const std::size_t at = i_;
         std::uint64_t n = 0;
@@ -211,6 +240,7 @@ private:
             const std::string body = out_.wire.substr(f.wire_body, end - f.wire_body);
             grow_check(body.size() * n);
             auto& a = f.node->get_ref<json::array_t&>();
+            if (!may_expand(nodes_in(*f.node) - 1, n)) return;
             const json::array_t unit = a;
             a.clear();
             out_.wire.resize(f.wire_body);
@@ -233,6 +263,7 @@ private:
         const json unit = o.begin()->second;
         const std::string value_text = out_.wire.substr(f.wire_value, end - f.wire_value);
         grow_check((value_text.size() + f.key_raw.size() + 16) * n);
+        if (!may_expand(nodes_in(unit), n)) return;
         std::size_t width = 1;
         for (std::uint64_t last = n > 0 ? n - 1 : 0; last >= 10; last /= 10) {
             ++width;
@@ -262,8 +293,7 @@ private:
             std::string s = string_body();
             const std::string_view raw = s_.substr(at + 1, i_ - at - 2);
             std::uint64_t n = 1;
-            if (repeat_suffix(n)) {
-                grow_check(raw.size() * n);
+            if (repeat_suffix(n) && (grow_check(raw.size() * n), may_expand(1, n))) {
                 std::string expanded;
                 expanded.reserve(s.size() * n);
                 out_.wire += '"';
@@ -420,8 +450,8 @@ private:
         ++i_;
         out_.plain_json = false;
         std::uint64_t n = 1;
-        if (repeat_suffix(n)) {
-            grow_check(digits.size() * n);
+        if (repeat_suffix(n) && (grow_check(digits.size() * n), !may_expand(1, n))) n = 1;
+        if (n != 1) {
             const std::vector<std::uint8_t> unit = bytes;
             bytes.clear();
             for (std::uint64_t k = 0; k < n; ++k) {
@@ -514,6 +544,8 @@ private:
 
     std::string_view s_;
     parse_limits limits_;
+    bool expand_;
+    std::uint64_t repeated_ = 0;  // elements created by repetitions so far
     std::size_t i_ = 0;
     parsed_value out_;
     std::vector<frame> stack_;
@@ -624,7 +656,11 @@ void render_scalar(std::string& out, const json& j) {
 
 }  // namespace
 
-parsed_value parse_value(std::string_view text, const parse_limits& limits) { return parser(text, limits).run(); }
+parsed_value parse_value(std::string_view text, const parse_limits& limits) {
+    // The syntax first: an error after `[""]*1000000` must not wait for a million copies.
+    parser(text, limits, false).run();
+    return parser(text, limits, true).run();
+}
 
 std::string render_value(const nlohmann::json& value, std::size_t max_bytes) {
     struct level {

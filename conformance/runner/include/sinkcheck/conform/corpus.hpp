@@ -56,12 +56,21 @@ struct test_vector {
     }
 };
 
-/// A malformed corpus file. what() is "FILE:LINE: message".
+/// A malformed corpus file. what() is "FILE:LINE: message", or "FILE: message" for line 0 (a
+/// problem with the file as a whole: missing, a directory, too large).
 class corpus_error : public std::runtime_error {
 public:
     corpus_error(const std::string& file, std::size_t line, const std::string& message)
-        : std::runtime_error(file + ":" + std::to_string(line) + ": " + message) {}
+        : std::runtime_error(file + (line == 0 ? std::string() : ":" + std::to_string(line)) + ": " + message) {}
 };
+
+/// The most one vector file (or expected-failures list) may hold: the largest corpus file is
+/// 2.3 MB, and a path such as /dev/zero must not be read without end.
+inline constexpr std::size_t max_vector_file_bytes = std::size_t{64} << 20;
+
+/// Reads a regular file of at most max_bytes; what names it in messages ("a vector file").
+/// Throws corpus_error (line 0) when the path is missing, not a regular file, or too large.
+std::string read_small_file(const std::string& path, const char* what, std::size_t max_bytes = max_vector_file_bytes);
 
 /// Loads one .vectors file, or every .vectors file of a directory (sorted by name); with only,
 /// just the files of that format. Ids must be unique across everything loaded.

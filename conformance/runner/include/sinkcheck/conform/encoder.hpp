@@ -40,6 +40,17 @@ struct encode_outcome {
     int exit_status = -1;             // processes: exit code, or -1
     int signal = 0;                   // processes: the signal that ended it, or 0
     double seconds = 0;
+    /// Batch mode: bytes arrived after the session's previous answer, before this request (an
+    /// extra frame); the previous vector is the one that broke the protocol. Empty otherwise.
+    std::string previous_violation;
+};
+
+/// Thrown by a session when the run cannot go on: the encoder cannot be started at all, or it
+/// plainly does not speak the mode it was started in. The runner stops at once and exits 2
+/// with the message instead of grading every vector the same way.
+class run_stopped : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
 };
 
 const char* outcome_name(encode_outcome::kind k) noexcept;
@@ -48,6 +59,9 @@ class encoder_session {
 public:
     virtual ~encoder_session() = default;
     virtual encode_outcome encode(const test_vector& v) = 0;
+    /// After the last vector: a protocol violation of that vector noticed only now (batch: bytes
+    /// after its answer, before end of file), or empty.
+    virtual std::string finish() { return {}; }
 };
 
 /// Creates one session per worker; describe() names the encoder in reports.
@@ -97,7 +111,10 @@ enum class process_mode { per_vector, batch };
 
 struct process_limits {
     double timeout_seconds = 10;
-    std::size_t max_output = std::size_t{64} << 20;
+    /// The runner holds up to this much of one answer; the largest encoding in the corpus is
+    /// 786,445 bytes (bson/document/count-65536), so 16 MiB is ample and keeps a runner whose
+    /// encoder floods every vector under 50 MB.
+    std::size_t max_output = std::size_t{16} << 20;
     std::size_t max_stderr = std::size_t{64} << 10;
 };
 

@@ -4,6 +4,7 @@
 // sides of every test use one definition.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -22,16 +23,26 @@ inline constexpr const char* env_plain = "SINKCHECK_INPUT_PLAIN";    // "1": the
 
 /// Per-vector mode: this exit status declares the vector unsupported (as in automake's SKIP).
 inline constexpr int exit_unsupported = 77;
+/// Per-vector mode: this exit status refuses the value (sysexits' EX_DATAERR). A refusal must
+/// be deliberate: 1 is what Python, Java or Node exit with when an exception escapes, and an
+/// encoder dying of an error must not be credited with refusing a value it should refuse.
+inline constexpr int exit_refused = 65;
 
-/// Batch mode answer frames: one status byte, a 4-byte big-endian length, the payload.
+/// Batch mode answer frames: one status byte, the request's sequence number echoed (4 bytes,
+/// big-endian), the payload's length (4 bytes, big-endian), the payload. The echo is what tells
+/// an extra frame from the next answer: without it, one stray frame shifts every later answer
+/// onto the wrong vector.
+inline constexpr std::size_t answer_head = 9;
 inline constexpr std::uint8_t status_encoded = 0;      // payload: the encoding
 inline constexpr std::uint8_t status_refused = 1;      // payload: the reason (UTF-8)
 inline constexpr std::uint8_t status_unsupported = 2;  // payload: the reason (UTF-8)
 
-/// A batch request: "id=...\nformat=...\nuse_size=0\nuse_type=0\nplain=1\n\n" then the value
-/// text, the whole framed by a 4-byte big-endian length.
+/// A batch request: "id=...\nseq=1\nformat=...\nuse_size=0\nuse_type=0\nplain=1\n\n" then the
+/// value text, the whole framed by a 4-byte big-endian length. seq counts the requests to one
+/// process from 1.
 struct request {
     std::string id;
+    std::uint32_t seq = 0;
     format fmt = format::cbor;
     bool use_size = false;
     bool use_type = false;
@@ -40,6 +51,8 @@ struct request {
 };
 
 std::string encode_request(const request& r);
+/// An answer frame (status, r.seq echoed, length, payload).
+std::string encode_answer(std::uint8_t status, std::uint32_t seq, const std::string& payload);
 /// Parses a request payload (without its length prefix); false with message when malformed.
 bool decode_request(std::string_view payload, request& r, std::string& message);
 

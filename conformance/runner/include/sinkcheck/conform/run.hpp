@@ -36,8 +36,9 @@ struct conform_options {
     process_limits limits;
     std::string expected_failures;  // file, or empty
     report_kind report = report_kind::text;
-    std::string output;  // file, or empty for stdout
-    std::string corpus;  // file or directory; empty: the built-in corpus
+    std::string output;                   // file, or empty for stdout
+    std::string corpus;                   // file or directory; empty: the built-in corpus
+    std::string write_expected_failures;  // file to list the failing vectors in, or empty
 };
 
 /// One vector's verdict.
@@ -61,6 +62,7 @@ struct vector_result {
 struct run_summary {
     conform_options options;
     std::string encoder_description;
+    std::string corpus;                // the file or directory the vectors came from
     std::vector<test_vector> vectors;  // the selected vectors, in corpus order
     std::vector<vector_result> results;
     std::size_t counts[8] = {};         // per result, indexed by result
@@ -88,6 +90,11 @@ run_summary run_conformance(const conform_options& options, encoder_factory& fac
 
 /// Classifies one outcome for one vector at a level (exposed for tests).
 vector_result classify(const test_vector& v, run_level level, const encode_outcome& outcome);
+
+/// text as valid UTF-8 without control characters but newline and tab: anything else, and
+/// every byte of an invalid sequence, becomes \xHH. What an encoder writes (stderr, refusal
+/// reasons) goes through it, so every report is valid for its format whatever the encoder said.
+std::string printable(std::string_view text);
 
 /// Writes the report of kind summary.options.report.
 std::string render_report(const run_summary& summary);

@@ -24,6 +24,10 @@ struct served {
 
 using serve_function = std::function<served(const protocol::request&)>;
 
+/// The batch answer's status byte and payload for s.
+std::uint8_t answer_status(const served& s);
+std::string answer_payload(const served& s);
+
 /// Runs the protocol on stdin/stdout in the mode SINKCHECK_MODE names (per-vector when unset);
 /// returns the exit status for main.
 int serve(const serve_function& encode);

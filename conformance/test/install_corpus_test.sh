@@ -1,0 +1,24 @@
+#!/bin/bash
+# install_corpus_test.sh CMAKE BUILD_DIR SINKCHECK — the conformance corpus is installed, and an
+# installed `sinkcheck conform` finds it from its own location, with no --corpus, from any
+# directory (before: the source tree's path was compiled in, and nothing was installed).
+set -euo pipefail
+cmake=$1 build=$2 tool=$3
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+"$cmake" --install "$build" --prefix "$prefix" --component sinkcheck_corpus >/dev/null
+for f in cbor msgpack ubjson bjdata bson bon8; do
+  test -f "$prefix/share/sinkcheck/conformance/$f.vectors" || { echo "FAIL: $f.vectors not installed"; exit 1; }
+done
+test ! -e "$prefix/share/sinkcheck/conformance/generator" || { echo "FAIL: the generator was installed"; exit 1; }
+mkdir -p "$prefix/bin"
+cp "$tool" "$prefix/bin/sinkcheck"
+cd "$prefix"
+report=$(env -u SINKCHECK_CORPUS "$prefix/bin/sinkcheck" conform --format bon8 --encoder linked:reference --report json)
+want="\"corpus\": \"$prefix/share/sinkcheck/conformance\""
+if ! grep -qF "$want" <<<"$report"; then
+  echo "FAIL: the installed tool did not read the installed corpus; want $want in:"
+  head -12 <<<"$report"
+  exit 1
+fi
+echo "ok: $prefix/bin/sinkcheck graded against $prefix/share/sinkcheck/conformance"
