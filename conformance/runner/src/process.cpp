@@ -662,7 +662,8 @@ private:
             encode_outcome stale =
                 fail(encode_outcome::kind::protocol_error,
                      "the answer echoes sequence number " + std::to_string(echo) + ", not " + std::to_string(r.seq));
-            if (echo + 1 == r.seq) stale.previous_violation = stale_answer;
+            // Only an answer to a request this same process was sent can be stale.
+            if (r.seq > 1 && echo + 1 == r.seq) stale.previous_violation = stale_answer;
             return stale;
         }
         if (in.size() > need) {

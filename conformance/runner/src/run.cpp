@@ -521,9 +521,11 @@ const std::string_view conform_usage =
     "                           format's canonical bytes (CBOR, BON8); equivalent: any bytes that\n"
     "                           decode to the same value\n"
     "  --filter GLOB            only vector ids matching GLOB (repeatable)\n"
-    "  --jobs N                 run N vectors at a time (default 1)\n"
-    "  --timeout S              seconds per vector before the process group is killed (default 10)\n"
-    "  --max-output BYTES       stdout beyond this is a flood: killed, fail (default 16777216)\n"
+    "  --jobs N                 run N vectors at a time, 1 to 256 (default 1)\n"
+    "  --timeout S              seconds per vector before the process group is killed,\n"
+    "                           0.001 to 1000000 (default 10)\n"
+    "  --max-output BYTES       stdout beyond this is a flood: killed, fail; 1 to 1073741824\n"
+    "                           (default 16777216)\n"
     "  --expected-failures FILE one vector id per line, '# reason' after it\n"
     "  --write-expected-failures FILE\n"
     "                           list the vectors that do not conform there, in that form\n"
@@ -534,7 +536,9 @@ const std::string_view conform_usage =
     "\n"
     "Protocol and classification: docs/conformance.md. Exit status: 0 the encoder conforms\n"
     "(expected failures aside), 1 it does not (or an expected failure now passes), 2 usage or\n"
-    "input error (a malformed vector file is reported as FILE:LINE: message).\n";
+    "input error (a malformed vector file is reported as FILE:LINE: message), or an encoder\n"
+    "that cannot be started or, in batch mode, answers nothing to its first request.\n"
+    "Every option but --filter is given at most once.\n";
 
 namespace {
 
