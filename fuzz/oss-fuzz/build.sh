@@ -1,12 +1,14 @@
 #!/bin/bash -eu
 # OSS-Fuzz / ClusterFuzzLite build script for sinkcheck.
 #
-# Builds every fuzz/fuzz_*.cpp the OSS-Fuzz way — $CXX $CXXFLAGS for compiling, $LIB_FUZZING_ENGINE
-# for linking, so libFuzzer, AFL++ and honggfuzz builds all work — and puts next to each binary
-# in $OUT its seed corpus (<fuzzer>_seed_corpus.zip), dictionary (<fuzzer>.dict) and options
-# (<fuzzer>.options). The library is header-only: no other build step is needed. nlohmann_json
-# 3.11.2 comes from the clone the Dockerfile makes ($SRC/nlohmann_json), or from
-# $NLOHMANN_JSON_INCLUDE when set (the local simulation uses /usr/include).
+# Builds every fuzz/fuzz_*.cpp the OSS-Fuzz way — $CXX $CXXFLAGS for compiling,
+# $LIB_FUZZING_ENGINE for linking, so libFuzzer, AFL++, honggfuzz and centipede builds all work —
+# and puts next to each binary in $OUT its seed corpus (<fuzzer>_seed_corpus.zip: the seeds and the
+# regression inputs), dictionary (<fuzzer>.dict) and options (<fuzzer>.options). The library is
+# header-only: no other build step is needed. run_tests.sh, next to this file, runs the unit
+# tests and the regression replays afterwards. nlohmann_json 3.11.2 comes from the clone the
+# Dockerfile makes ($SRC/nlohmann_json), or from $NLOHMANN_JSON_INCLUDE when set (the local
+# simulation uses /usr/include).
 
 src_root=${SINKCHECK_SRC:-$SRC/sinkcheck}
 nlohmann_include=${NLOHMANN_JSON_INCLUDE:-$SRC/nlohmann_json/single_include}
@@ -47,7 +49,7 @@ for name in $targets; do
     objects=()
     for s in "${sources[@]}"; do
       o="$WORK/$name-$(basename "$s" .cpp).o"
-      $CXX $CXXFLAGS "${feedback_flags[@]}" -std=c++17 -I"$src_root/reference/include" -I"$src_root/fuzz" \
+      $CXX $CXXFLAGS "${feedback_flags[@]}" -std=c++17 -I"$src_root/reference/include" -I"$src_root/testkit/include" -I"$src_root/fuzz" \
         -I"$src_root/conformance/runner/include" "${nlohmann_flags[@]}" -c "$s" -o "$o"
       objects+=("$o")
     done
@@ -66,9 +68,20 @@ done
 
 for name in $targets; do
   [ -x "$OUT/$name" ] || { echo "build.sh: $name failed to build" >&2; exit 1; }
-  if [ -d "$src_root/corpus/$name" ] && [ -n "$(ls -A "$src_root/corpus/$name")" ]; then
-    rm -f "$OUT/${name}_seed_corpus.zip"
-    (cd "$src_root/corpus/$name" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
+  # the seed corpus is corpus/<target>/ and every regression input (corpus/regressions/<target>/,
+  # READMEs aside, named regression-<file>), so that every engine starts from the bugs found
+  seeds="$WORK/seeds-$name"
+  rm -rf "$seeds" "$OUT/${name}_seed_corpus.zip"
+  mkdir -p "$seeds"
+  [ -d "$src_root/corpus/$name" ] && cp -R "$src_root/corpus/$name"/. "$seeds"/
+  if [ -d "$src_root/corpus/regressions/$name" ]; then
+    for input in "$src_root/corpus/regressions/$name"/*; do
+      case "$(basename "$input")" in README*) continue ;; esac
+      [ -f "$input" ] && cp "$input" "$seeds/regression-$(basename "$input")"
+    done
+  fi
+  if [ -n "$(ls -A "$seeds")" ]; then
+    (cd "$seeds" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
   fi
   for extra in dict options; do
     if [ -f "$src_root/fuzz/$name.$extra" ]; then
