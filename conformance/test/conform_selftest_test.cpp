@@ -222,7 +222,7 @@ struct measured_run {
     double seconds = 0;
 };
 
-/// Runs `sinkcheck conform ARGS` (the installed tool, as a user runs it) with its output
+/// Runs `sinkcheck conform ARGS` (the tool, as a user runs it) with its output and messages
 /// dropped; wait4 gives its peak resident set.
 measured_run run_tool(const std::vector<std::string>& args) {
     std::vector<std::string> argv = {SINKCHECK_CLI, "conform"};
@@ -236,6 +236,7 @@ measured_run run_tool(const std::vector<std::string>& args) {
     if (pid == 0) {
         const int null = ::open("/dev/null", O_WRONLY);
         ::dup2(null, 1);
+        ::dup2(null, 2);
         ::execv(argp[0], argp.data());
         std::_Exit(127);
     }
@@ -271,6 +272,55 @@ TEST(Hostile, FloodingEveryVectorKeepsTheRunnerUnder100MB) {
         EXPECT_EQ(m.exit_status, 1) << c.name;
         EXPECT_LT(m.peak_rss_kib, 100 * 1024) << c.name;
         EXPECT_LT(m.seconds, 120.0) << c.name;
+    }
+}
+
+TEST(Hostile, EveryMisbehaviourCostsBoundedTimeAndMemory) {
+    // The tool as a user runs it, on the six-vector slice, 1.5 s per vector at most: the exit
+    // status its verdicts give, the wall time and the peak RSS of the runner.
+    struct misbehaviour {
+        const char* encoder;  // hostile kind and arguments
+        process_mode mode;
+        int exit_status;  // 1: graded as not conforming; 2: the run stopped; 0: conforms
+    };
+    const misbehaviour cases[] = {
+        {"flip", process_mode::per_vector, 1},
+        {"flip", process_mode::batch, 1},
+        {"crash", process_mode::per_vector, 1},
+        {"crash", process_mode::batch, 1},
+        {"hang", process_mode::per_vector, 1},
+        {"hang", process_mode::batch, 2},
+        {"flood", process_mode::per_vector, 1},
+        {"flood", process_mode::batch, 1},
+        {"flood-framed 01000000", process_mode::batch, 1},
+        {"garbage", process_mode::batch, 1},
+        {"stderr-flood", process_mode::per_vector, 0},
+        {"stderr-binary", process_mode::per_vector, 1},
+        {"stderr-binary", process_mode::batch, 1},
+        {"raise-all", process_mode::per_vector, 1},
+        {"raise-all", process_mode::batch, 2},
+        {"extra-frame", process_mode::batch, 1},
+        {"announce ffffffff", process_mode::batch, 1},
+        {"quit-after-2", process_mode::batch, 1},
+        {"per-vector-only", process_mode::batch, 2},
+        {"orphan", process_mode::per_vector, 0},
+        {"setsid-orphan", process_mode::per_vector, 0},
+        {"setsid-orphan", process_mode::batch, 0},
+        {"no-read", process_mode::per_vector, 1},
+    };
+    for (const misbehaviour& c : cases) {
+        std::vector<std::string> args = {"--format",  "cbor",
+                                         "--timeout", "1.5",
+                                         "--mode",    c.mode == process_mode::batch ? "batch" : "per-vector",
+                                         "--encoder", hostile_encoder + " " + c.encoder};
+        for (const std::string& id : slice(c.mode).filters) args.insert(args.end(), {"--filter", id});
+        const measured_run m = run_tool(args);
+        const std::string name = std::string(c.encoder) + (c.mode == process_mode::batch ? " (batch)" : "");
+        std::printf("%-28s exit %d, %.2f s, peak RSS %ld KiB\n", name.c_str(), m.exit_status, m.seconds,
+                    m.peak_rss_kib);
+        EXPECT_EQ(m.exit_status, c.exit_status) << name;
+        EXPECT_LT(m.seconds, 12.0) << name;  // six vectors at 1.5 s each at worst
+        EXPECT_LT(m.peak_rss_kib, 100 * 1024) << name;
     }
 }
 

@@ -545,7 +545,8 @@ public:
         const auto deadline =
             clock_type::now() + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(
                                     std::min(limits_.timeout_seconds, end_of_input_wait_seconds)));
-        pump(*child_, std::string(), written, false, rest, err, 0, limits_.max_stderr, deadline,
+        // As in per-vector mode, reading stops 250 ms after the exit: a descendant may hold stdout.
+        pump(*child_, std::string(), written, true, rest, err, 0, limits_.max_stderr, deadline,
              [](const std::vector<std::uint8_t>&) { return false; });
         child_.reset();
         if (rest.empty()) return {};
