@@ -15,7 +15,7 @@
 #include "sinkcheck/format/bon8.hpp"
 #include "sinkcheck/format/bon8_decoder.hpp"
 #include "sinkcheck/sink/memory_writer.hpp"
-#include "support/report.hpp"
+#include "sinkcheck/testkit/fuzz_report.hpp"
 #include "support/same_value.hpp"
 
 namespace {

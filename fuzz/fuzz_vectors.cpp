@@ -15,7 +15,7 @@
 
 #include "sinkcheck/conform/corpus.hpp"
 #include "sinkcheck/options.hpp"
-#include "support/report.hpp"
+#include "sinkcheck/testkit/fuzz_report.hpp"
 
 namespace {
 

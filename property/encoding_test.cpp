@@ -20,14 +20,14 @@
 #include <string>
 #include <vector>
 
-#include "check.hpp"
-#include "properties.hpp"
 #include "sinkcheck/detail/utf8.hpp"
 #include "sinkcheck/format/bon8_decoder.hpp"
 #include "sinkcheck/oracle.hpp"
+#include "sinkcheck/testkit/check.hpp"
+#include "sinkcheck/testkit/properties.hpp"
 #include "test_support.hpp"
 
-namespace sinkcheck::prop {
+namespace sinkcheck::testkit {
 namespace {
 
 inline value_profile oracle_profile(bool hostile) {
@@ -94,7 +94,8 @@ encoded reference(format f, const Json& doc, const encode_options& o) {
 template <class Json>
 Json without_refusals(const Json& doc) {
     const auto repair = [](std::string s) {
-        for (std::size_t at = detail::utf8_invalid_at(s); at != detail::utf8_valid; at = detail::utf8_invalid_at(s)) {
+        for (std::size_t at = sinkcheck::detail::utf8_invalid_at(s); at != sinkcheck::detail::utf8_valid;
+             at = sinkcheck::detail::utf8_invalid_at(s)) {
             s[at] = 'x';
         }
         return s;
@@ -195,7 +196,7 @@ void encoders_match_nlohmann_or_record_a_divergence() {
     }
 }
 
-/// The dimensions of an object 3.11.2 writes as a BJData ND-array (research/formats.md §5:
+/// The dimensions of an object 3.11.2 writes as a BJData ND-array (docs/formats.md#bjdata:
 /// exactly the three keys, a known type name, as many data as the dimensions multiply to), or
 /// false.
 template <class Json>
@@ -250,7 +251,7 @@ bool read_back_ndarray(Json& node) {
     return true;
 }
 
-/// What a decoder can give back for doc in format f (research/formats.md §4-§6).
+/// What a decoder can give back for doc in format f (docs/formats.md#ubjson to #bson).
 template <class Json>
 Json after_round_trip(format f, const Json& doc) {
     Json out = doc;
@@ -326,4 +327,4 @@ SINKCHECK_PROPERTY(Encoders, RoundTripThroughTheDecoder, 10.0) { round_trips<nlo
 SINKCHECK_PROPERTY(Encoders, RoundTripThroughTheDecoderWithOrderedKeys, 10.0) { round_trips<nlohmann::ordered_json>(); }
 
 }  // namespace
-}  // namespace sinkcheck::prop
+}  // namespace sinkcheck::testkit

@@ -11,11 +11,12 @@
 #include <map>
 #include <string>
 
-#include "check.hpp"
-#include "gallery/broken_sinks.hpp"
-#include "properties.hpp"
+#include "sinkcheck/testkit/broken_sinks.hpp"
+#include "sinkcheck/testkit/check.hpp"
+#include "sinkcheck/testkit/properties.hpp"
+#include "suts.hpp"
 
-namespace sinkcheck::prop::gallery {
+namespace sinkcheck::testkit::gallery {
 namespace {
 
 using property_fn = void (*)(const sut_entry&);
@@ -27,25 +28,25 @@ const std::map<std::string, std::pair<property_fn, double>>& property_table() {
     static const std::map<std::string, std::pair<property_fn, double>> table = {
         {"AllSinksWriteIdenticalBytes",
          {[](const sut_entry& s) {
-              all_sinks_write_identical_bytes({memory_writer_entry(), s});
+              all_sinks_write_identical_bytes({baseline_entry(), s});
           },
           1.0}},
         {"TrimToWrittenBytesWhenWritesThrow",
          {[](const sut_entry& s) { trims_to_written_bytes_when_writes_throw({s}); }, 3.0}},
         {"CapacityGrowthIgnoresWindow",
          {[](const sut_entry& s) {
-              capacity_growth_ignores_window({memory_writer_entry(), s});
+              capacity_growth_ignores_window({baseline_entry(), s});
           },
           1.0}},
         {"ZeroFillStaysWithinWindow", {[](const sut_entry& s) { zero_fill_stays_within_window({s}); }, 1.0}},
         {"ChunksDoubleUpToTheCap",
-         {[](const sut_entry& s) { chunks_double_up_to_the_cap(s, vector_sink_entry()); }, 5.0}},
+         {[](const sut_entry& s) { chunks_double_up_to_the_cap(s, builtin_entry("vector")); }, 5.0}},
         {"LeavesShortBufferWithExactAllocation",
          {[](const sut_entry& s) { string_leaves_short_buffer_exactly(s); }, 5.0}},
         {"WithoutSeeksEqualsSeeklessWriter",
-         {[](const sut_entry& s) { seekable_writer_without_seeks_equals_seekless(s, memory_writer_entry()); }, 3.0}},
+         {[](const sut_entry& s) { seekable_writer_without_seeks_equals_seekless(s, baseline_entry()); }, 3.0}},
         {"PatchedBsonLengthsEqualPrecomputed",
-         {[](const sut_entry& s) { patched_bson_lengths_equal_precomputed(s, memory_writer_entry()); }, 3.0}},
+         {[](const sut_entry& s) { patched_bson_lengths_equal_precomputed(s, baseline_entry()); }, 3.0}},
         {"SeekProgramsMatchAByteArray", {[](const sut_entry& s) { seek_programs_match_a_byte_array(s); }, 5.0}},
     };
     return table;
@@ -124,4 +125,4 @@ std::string test_name(const ::testing::TestParamInfo<std::size_t>& info) {
 INSTANTIATE_TEST_SUITE_P(BrokenSinks, Gallery, ::testing::Range<std::size_t>(0, all_broken_sinks().size()), test_name);
 
 }  // namespace
-}  // namespace sinkcheck::prop::gallery
+}  // namespace sinkcheck::testkit::gallery

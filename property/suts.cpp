@@ -1,43 +1,61 @@
-// The real sinks as sut_entry values: every encoder instantiated over every sink, once.
+// sinkcheck's own sinks as sut_entry values, derived from testkit::builtin_sinks: every encoder
+// instantiated over every sink, once, for all the property executables.
 #include "suts.hpp"
 
-namespace sinkcheck::prop {
+#include "sinkcheck/testkit/properties.hpp"
+
+namespace sinkcheck::testkit {
 namespace {
 
-template <class Sut>
+template <class T>
 const sut_entry& entry_of() {
-    static const sut_entry e = entry<Sut>();
+    static const sut_entry e = entry<T>();
     return e;
+}
+
+template <class... T>
+std::vector<sut_entry> entries_of(sink_list<T...>) {
+    return {entry_of<T>()...};
+}
+
+/// The built-in sinks that satisfy keep(entry), the baseline first when it is one of them.
+template <class Keep>
+std::vector<sut_entry> builtin_where(Keep keep) {
+    std::vector<sut_entry> out;
+    for (const sut_entry& e : entries_of(builtin_sinks{})) {
+        if (keep(e)) {
+            out.insert(e.name == baseline_entry().name ? out.begin() : out.end(), e);
+        }
+    }
+    return out;
 }
 
 }  // namespace
 
-const sut_entry& memory_writer_entry() { return entry_of<memory_writer_sut>(); }
-const sut_entry& vector_sink_entry() { return entry_of<vector_sink_sut>(); }
-const sut_entry& legacy_vector_sink_entry() { return entry_of<legacy_vector_sink_sut>(); }
-const sut_entry& string_sink_entry() { return entry_of<string_sink_sut>(); }
-const sut_entry& chunked_sink_entry() { return entry_of<chunked_sink_sut>(); }
-const sut_entry& seekable_memory_writer_entry() { return entry_of<seekable_memory_writer_sut>(); }
+const sut_entry& builtin_entry(std::string_view name) {
+    static const std::vector<sut_entry> all = entries_of(builtin_sinks{});
+    for (const sut_entry& e : all) {
+        if (e.name == name) {
+            return e;
+        }
+    }
+    throw std::invalid_argument("no built-in sink '" + std::string(name) + "'");
+}
 
 const std::vector<sut_entry>& all_real_sinks() {
-    static const std::vector<sut_entry> v = {memory_writer_entry(),        vector_sink_entry(),
-                                             legacy_vector_sink_entry(),   string_sink_entry(),
-                                             chunked_sink_entry(),         seekable_memory_writer_entry(),
-                                             entry_of<ostream_sink_sut>(), entry_of<protocol_sink_sut>(),
-                                             entry_of<span_sink_sut>(),    entry_of<counting_sink_sut>()};
+    static const std::vector<sut_entry> v = builtin_where([](const sut_entry&) { return true; });
     return v;
 }
 
 const std::vector<sut_entry>& vector_rule_sinks() {
-    static const std::vector<sut_entry> v = {memory_writer_entry(), vector_sink_entry(), legacy_vector_sink_entry(),
-                                             seekable_memory_writer_entry()};
+    static const std::vector<sut_entry> v =
+        builtin_where([](const sut_entry& e) { return e.growth == vector_doubling::description; });
     return v;
 }
 
 const std::vector<sut_entry>& windowed_sinks() {
-    static const std::vector<sut_entry> v = {memory_writer_entry(), vector_sink_entry(), string_sink_entry(),
-                                             seekable_memory_writer_entry()};
+    static const std::vector<sut_entry> v = builtin_where([](const sut_entry& e) { return e.windowed; });
     return v;
 }
 
-}  // namespace sinkcheck::prop
+}  // namespace sinkcheck::testkit

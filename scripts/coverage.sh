@@ -3,7 +3,8 @@
 #
 # Builds with clang 14 and -fprofile-instr-generate -fcoverage-mapping (build/coverage), runs the
 # unit tests, the properties, the conformance self-tests and the fuzz corpora in replay mode
-# under CTest, merges the profiles and writes, for reference/include/ only:
+# under CTest, merges the profiles and writes, for reference/include/ (and the instrumentation
+# and sink registry of testkit/ that the product was measured with before they moved there) only:
 #   DIR/coverage/summary.txt     per-file and total line / branch / function coverage
 #   DIR/coverage/uncovered.txt   every line no test reached, as file:line: source
 #   DIR/coverage/html/index.html the annotated sources
@@ -74,7 +75,9 @@ if [ ${#objects[@]} -eq 0 ]; then
   echo "coverage: no instrumented executables under $build" >&2
   exit 2
 fi
-sources=("$root/reference/include")
+# the product, and the instrumentation and registry the product's own tests run it through
+kit="$root/testkit/include/sinkcheck"
+sources=("$root/reference/include" "$kit/instrument" "$kit/oracle.hpp" "$kit/testkit/registry.hpp")
 cov=(-instr-profile="$out/all.profdata" "${objects[@]:1}")
 
 llvm-cov-14 report "${cov[@]}" "${sources[@]}" >"$out/summary.txt"

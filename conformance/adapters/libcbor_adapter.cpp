@@ -1,6 +1,6 @@
 // libcbor_adapter.cpp — libcbor 0.8 (Debian libcbor-dev) as a linked encoder, CBOR only.
 //
-// libcbor leaves every width to its caller (research/formats.md §2), so this adapter is what a
+// libcbor leaves every width to its caller (docs/formats.md#cbor), so this adapter is what a
 // typical streaming caller writes: cbor_encode_uint / cbor_encode_negint (shortest heads),
 // cbor_encode_double for every float, cbor_encode_tag for a binary subtype, definite lengths,
 // keys in the value's (std::map) order. A discarded value has no libcbor counterpart.

@@ -3,7 +3,7 @@
 // Packs the value the way a program holding these C++ types would: msgpack::packer over an
 // sbuffer, pack(std::uint64_t / std::int64_t / double / std::string), pack_bin, pack_ext for a
 // binary with a subtype, pack_array / pack_map with the keys in std::map order. The library
-// decides every width (research/formats.md §3: pack_double writes whole doubles as integers).
+// decides every width (docs/formats.md#messagepack: pack_double writes whole doubles as integers).
 // A subtype above 255 does not fit the int8 ext type and is refused here, as a careful caller
 // would; a discarded value has no msgpack-cxx counterpart.
 #define MSGPACK_NO_BOOST 1

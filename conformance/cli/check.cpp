@@ -20,7 +20,7 @@
 #include "commands.hpp"
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/oracle.hpp"
-#include "sinkcheck/sink/registry.hpp"
+#include "sinkcheck/testkit/registry.hpp"
 
 namespace sinkcheck::cli {
 namespace {
@@ -392,7 +392,7 @@ private:
             r.allocations = std::to_string(run.allocations);
             traces_[{std::string(s.name), window}] = {rows_.size(), run.capacities};
         }
-        r.result = disagreement(o, reference_, s.name == "counting");
+        r.result = disagreement(o, reference_, !s.stores);
         r.failed = !r.result.empty();
         if (!r.failed) {
             r.result = o.refused ? "ok (refuses alike)" : "ok";

@@ -7,7 +7,7 @@
 
 #include "commands.hpp"
 #include "sinkcheck/encode.hpp"
-#include "sinkcheck/sink/registry.hpp"
+#include "sinkcheck/testkit/registry.hpp"
 
 namespace sinkcheck::cli {
 namespace {
@@ -94,7 +94,7 @@ int run(const std::vector<std::string>& argv) {
         bytes = encode_to_vector(target, value, options);
     } else {
         sink_run result = run_sink(sink->name, window, target, value, options);
-        if (sink->name == "counting") {
+        if (!sink->stores) {
             write_stdout(std::to_string(result.size) + "\n");
             return exit_ok;
         }

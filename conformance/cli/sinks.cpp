@@ -2,7 +2,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "sinkcheck/sink/registry.hpp"
+#include "sinkcheck/testkit/registry.hpp"
 
 namespace sinkcheck::cli {
 namespace {

@@ -28,7 +28,7 @@
 #include "sinkcheck/error.hpp"
 #include "sinkcheck/format/bon8_decoder.hpp"
 #include "sinkcheck/oracle.hpp"
-#include "support/report.hpp"
+#include "sinkcheck/testkit/fuzz_report.hpp"
 #include "support/same_value.hpp"
 #include "support/sinks.hpp"
 #include "support/value_from_bytes.hpp"

@@ -3,8 +3,8 @@
 // Every sink in all_sinks() runs each value, the windowed ones at several window sizes, so a
 // sink added to the catalogue is fuzzed without touching the targets. Besides the bytes (which
 // differential.hpp compares with the reference), each run is held to what seed 000 promises:
-// the growing sinks go through one capacity sequence whatever their window, the same for the
-// vector, legacy vector and both memory writers (one growth rule), zero-fill at most
+// the growing sinks go through one capacity sequence whatever their window, the same for all the
+// sinks that declare the same growth rule (testkit/sinks.hpp), zero-fill at most
 // max(window, longest write) ahead of the cursor, and leak nothing.
 #pragma once
 
@@ -18,13 +18,16 @@
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/error.hpp"
 #include "sinkcheck/sink/memory_writer.hpp"
-#include "sinkcheck/sink/registry.hpp"
 #include "sinkcheck/sink/seekable_memory_writer.hpp"
-#include "support/report.hpp"
+#include "sinkcheck/testkit/fuzz_report.hpp"
+#include "sinkcheck/testkit/registry.hpp"
 
 #include "support/broken_sink.hpp"
 
 namespace sinkcheck::fuzz {
+
+template <format>
+inline constexpr bool no_encoder_for = false;
 
 /// encode() with the format fixed at compile time: a per-format target then instantiates one
 /// encoder per sink instead of six, which keeps its build and its coverage map small.
@@ -40,8 +43,10 @@ void encode_as(const Json& j, Sink& sink, const encode_options& o) {
         encode_bjdata(j, sink, o);
     } else if constexpr (F == format::bson) {
         encode_bson(j, sink, o);
-    } else {
+    } else if constexpr (F == format::bon8) {
         encode_bon8(j, sink, o);
+    } else {
+        static_assert(no_encoder_for<F>, "encode_as: a format without its encoder here");
     }
 }
 
@@ -162,17 +167,16 @@ void for_each_sink_run(Write&& write, bool patch, std::size_t window_pick, Visit
         return longest;
     };
     const auto& sinks = all_sinks();
-    // one growth rule for these four: their capacity sequences must all be the same
+    // the sinks that declare seed 000's growth rule must all go through the same capacities
     std::vector<std::size_t> rule_capacities;
     std::string rule_owner;
     for (std::size_t i = 0; i < sinks.size(); ++i) {
         const sink_info& info = sinks[i];
         // patched BSON lengths need seek(); every other sink refuses them up front
-        if (patch && info.name != "seekable_memory") {
+        if (patch && !info.seekable) {
             continue;
         }
-        const bool growth_rule = info.name == "vector" || info.name == "legacy_vector" || info.name == "memory" ||
-                                 info.name == "seekable_memory";
+        const bool growth_rule = info.growth == testkit::vector_doubling::description;
         const std::size_t window = info.windowed ? window_for(window_pick) : default_window;
         {
             sink_result r;
@@ -194,7 +198,7 @@ void for_each_sink_run(Write&& write, bool patch, std::size_t window_pick, Visit
             if (!r.failed) {
                 r.bytes = std::move(run.bytes);
                 r.size = run.size;
-                r.size_only = info.name == "counting";  // stores nothing, only counts
+                r.size_only = !info.stores;  // a counting sink: stores nothing, only counts
                 if (!run.leaks.empty()) {
                     r.problem_kind = mismatch::leak;
                     r.problem = run.leaks;

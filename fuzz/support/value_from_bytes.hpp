@@ -23,6 +23,7 @@
 
 #include "sinkcheck/detail/utf8.hpp"
 #include "sinkcheck/options.hpp"
+#include "sinkcheck/testkit/edges.hpp"
 
 namespace sinkcheck::fuzz {
 
@@ -32,91 +33,6 @@ struct build_limits {
     std::size_t max_bytes = 1 << 18;
     std::size_t max_depth = 20000;
 };
-
-inline constexpr std::uint64_t unsigned_edges[] = {0,
-                                                   1,
-                                                   23,
-                                                   24,
-                                                   31,
-                                                   32,
-                                                   39,
-                                                   40,
-                                                   127,
-                                                   128,
-                                                   255,
-                                                   256,
-                                                   3879,
-                                                   3880,
-                                                   32767,
-                                                   32768,
-                                                   65535,
-                                                   65536,
-                                                   528167,
-                                                   528168,
-                                                   67637031,
-                                                   67637032,
-                                                   2147483647ULL,
-                                                   2147483648ULL,
-                                                   4294967295ULL,
-                                                   4294967296ULL,
-                                                   9223372036854775807ULL,
-                                                   9223372036854775808ULL,
-                                                   18446744073709551615ULL};
-
-inline constexpr std::int64_t signed_edges[] = {-1,
-                                                -10,
-                                                -11,
-                                                -24,
-                                                -25,
-                                                -32,
-                                                -33,
-                                                -128,
-                                                -129,
-                                                -256,
-                                                -257,
-                                                -1930,
-                                                -1931,
-                                                -32768,
-                                                -32769,
-                                                -65536,
-                                                -65537,
-                                                -264074,
-                                                -264075,
-                                                -33818506,
-                                                -33818507,
-                                                -2147483648LL,
-                                                -2147483649LL,
-                                                -4294967296LL,
-                                                -4294967297LL,
-                                                std::numeric_limits<std::int64_t>::min()};
-
-/// Bit patterns, so NaN payloads and signs survive exactly.
-inline constexpr std::uint64_t double_edges[] = {
-    0x0000000000000000ULL,  // 0.0
-    0x8000000000000000ULL,  // -0.0
-    0x3FF0000000000000ULL,  // 1.0
-    0xBFF0000000000000ULL,  // -1.0
-    0x3FF8000000000000ULL,  // 1.5 (binary32-exact)
-    0x3FB999999999999AULL,  // 0.1 (not)
-    0x40EFFE0000000000ULL,  // 65504.0 (largest half)
-    0x47EFFFFFE0000000ULL,  // FLT_MAX
-    0xC7EFFFFFE0000000ULL,  // -FLT_MAX
-    0x47EFFFFFE0000001ULL,  // just above FLT_MAX
-    0x36A0000000000000ULL,  // smallest binary32 denormal
-    0x0000000000000001ULL,  // smallest binary64 denormal
-    0x7FF0000000000000ULL,  // +Inf
-    0xFFF0000000000000ULL,  // -Inf
-    0x7FF8000000000000ULL,  // quiet NaN
-    0xFFF8000000000000ULL,  // negative quiet NaN
-    0x7FF0000000000001ULL,  // signalling NaN
-    0x7FF800000000BEEFULL,  // NaN with payload
-    0x43F0000000000000ULL,  // 2^64
-    0xC3E0000000000000ULL,  // -2^63
-    0x3FF0000000000001ULL,  // 1.0000000000000002
-};
-
-inline constexpr std::size_t length_edges[] = {0,  1,   4,   5,   15,  16,    23,    24,    31,
-                                               32, 127, 128, 255, 256, 32767, 32768, 65535, 65536};
 
 inline constexpr std::uint64_t subtype_edges[] = {
     0, 1, 23, 24, 127, 128, 255, 256, 65535, 65536, 4294967295ULL, 4294967296ULL, 18446744073709551615ULL};
@@ -207,7 +123,7 @@ private:
             }
             case 7: return Json(in_.ConsumeIntegral<std::int64_t>());
             case 8: return Json(bits_to_double(in_.ConsumeIntegral<std::uint64_t>()));
-            case 9: return Json(bits_to_double(pick(double_edges)));
+            case 9: return Json(bits_to_double(pick(testkit::edges::double_bits)));
             case 10: {  // binary32-exact, the compaction edge
                 const auto f = static_cast<float>(bits_to_double(in_.ConsumeIntegral<std::uint64_t>()));
                 return Json(static_cast<double>(f));
@@ -269,7 +185,7 @@ private:
 
     /// A length-class edge; the ones above 4096 only when rare().
     std::size_t length_edge() {
-        const std::size_t n = pick(length_edges);
+        const std::size_t n = pick(testkit::edges::lengths);
         return n > 4096 && !rare() ? n % 4096 : n;
     }
 
@@ -278,7 +194,7 @@ private:
     /// (and, under ASan, an allocation each when decoded): such inputs ran 100-300 times longer
     /// than a typical one and took most of a campaign's time.
     std::size_t count_edge() {
-        const std::size_t n = pick(length_edges);
+        const std::size_t n = pick(testkit::edges::lengths);
         return n > 256 && !rare() ? n % 256 : n;
     }
 
@@ -294,7 +210,7 @@ private:
     }
 
     Json edge_unsigned() {
-        std::uint64_t v = pick(unsigned_edges);
+        std::uint64_t v = pick(testkit::edges::unsigned_integers);
         v += static_cast<std::uint64_t>(in_.ConsumeIntegralInRange<int>(-1, 1));
         // non-negative values come as either number kind; both must encode alike
         if (v <= static_cast<std::uint64_t>((std::numeric_limits<std::int64_t>::max)()) && in_.ConsumeBool()) {
@@ -304,7 +220,7 @@ private:
     }
 
     std::int64_t edge_signed() {
-        const std::int64_t v = pick(signed_edges);
+        const std::int64_t v = pick(testkit::edges::negative_integers);
         const int delta = in_.ConsumeIntegralInRange<int>(-1, 1);
         if (delta < 0 && v == std::numeric_limits<std::int64_t>::min()) {
             return v;

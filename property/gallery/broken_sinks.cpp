@@ -1,12 +1,15 @@
 // The gallery's entries: each broken sink as a sut_entry, with the properties that apply to it.
-#include "gallery/broken_sinks.hpp"
+#include "sinkcheck/testkit/broken_sinks.hpp"
 
-namespace sinkcheck::prop::gallery {
+#include "suts.hpp"
+
+namespace sinkcheck::testkit::gallery {
 namespace {
 
 template <container_bug Bug>
 struct vector_mutant : over_container<traced_bytes> {
     static const char* const name;
+    using growth = vector_doubling;
     static constexpr bool windowed = Bug != container_bug::reports_resized_size;
     static broken_container_sink<traced_bytes> make(target& t, const run_setup& s, growth_observer* o) {
         return broken_container_sink<traced_bytes>(
@@ -17,6 +20,7 @@ struct vector_mutant : over_container<traced_bytes> {
 template <container_bug Bug>
 struct string_mutant : over_container<traced_string> {
     static const char* const name;
+    using growth = exact_out_of_short_buffer;
     static constexpr bool windowed = true;
     static broken_container_sink<traced_string> make(target& t, const run_setup& s, growth_observer* o) {
         return broken_container_sink<traced_string>(t.c, s.window, Bug, o);
@@ -26,7 +30,8 @@ struct string_mutant : over_container<traced_string> {
 template <chunk_bug Bug>
 struct chunked_mutant : owning {
     static const char* const name;
-    static constexpr bool windowed = false;
+    using growth = chunk_doubling;
+    using target = chunked_target;
     using sink_type = broken_chunked_sink<byte_alloc>;
     static sink_type make(target& t, const run_setup& s, growth_observer*) {
         return sink_type(s.first_chunk, s.max_chunk, Bug, byte_alloc(t.log));
@@ -40,6 +45,7 @@ struct chunked_mutant : owning {
 template <seek_bug Bug>
 struct seekable_mutant : owning {
     static const char* const name;
+    using growth = vector_doubling;
     static constexpr bool windowed = true;
     using sink_type = broken_seekable_writer<byte_alloc>;
     static sink_type make(target& t, const run_setup&, growth_observer* o) {
@@ -131,4 +137,4 @@ const std::vector<gallery_entry>& all_broken_sinks() {
     return v;
 }
 
-}  // namespace sinkcheck::prop::gallery
+}  // namespace sinkcheck::testkit::gallery

@@ -1,7 +1,7 @@
 // bjdata_test.cpp — the BJData encoder against hand-derived Draft 2 vectors and nlohmann 3.11.2.
 //
 // Every expected marker, length and number below is written by hand from BJData Draft 2
-// (little-endian, integer ladder i U I u l m L M; research/formats.md §5 for 3.11.2's choices,
+// (little-endian, integer ladder i U I u l m L M; docs/formats.md#bjdata for 3.11.2's choices,
 // ND-arrays included) and checked by expect_bytes() against both the oracle and the reference.
 // Payload bytes that are only copied (string contents, filler elements) are appended by loops.
 #include <algorithm>
@@ -232,7 +232,7 @@ TEST(Bjdata, WritesNdArrayElementsOfEitherSignednessAndRoundsSingles) {
     expect_bjdata(ndarray("single", {1}, {0.1}), "5b2464 23 5b69015d cdcccc3d");
 }
 
-// 3.11.2 quirk: one dimension still gets "#[...]" (research/formats.md §5); Draft 2 admits it
+// 3.11.2 quirk: one dimension still gets "#[...]" (docs/formats.md#bjdata); Draft 2 admits it
 TEST(Bjdata, WritesOneDimensionalNdArrayWithDimensionVector) {
     expect_each_option(ndarray("uint8", {3}, {1, 2, 3}), "5b2455 23 5b 6903 5d 010203",
                        "5b2455 23 5b 2369 01 6903 010203", "5b2455 23 5b 2469 2369 01 03 010203");

@@ -4,7 +4,7 @@
 // BON8 has no oracle: every expected byte below is derived by hand from the encoding table and
 // rules of hikoworks/hikogui docs/BON8.md ("spec") and, where the spec is ambiguous, from
 // nlohmann/json docs/mkdocs/docs/features/binary_formats/bon8.md ("page"); the comment on each
-// table names the rule. research/formats.md §7 lists the ambiguities. Every vector is also
+// table names the rule. docs/formats.md#bon8 lists the ambiguities. Every vector is also
 // decoded back with decode_bon8 and must equal its value.
 #include <cmath>
 #include <cstdint>

@@ -2,7 +2,7 @@
 //
 // Every expected document below is written by hand from the BSON 1.1 grammar (document ::=
 // int32 e_list "\x00", element ::= type byte, cstring e_name, payload; little-endian numbers)
-// and research/formats.md §6; expect_bson() checks that the oracle, the default (sizing pass)
+// and docs/formats.md#bson; expect_bson() checks that the oracle, the default (sizing pass)
 // mode and the patch mode all produce it.
 #include <cmath>
 #include <cstdint>

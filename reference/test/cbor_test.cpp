@@ -1,6 +1,6 @@
 // cbor_test.cpp — the CBOR encoder against hand-derived RFC 8949 vectors and nlohmann 3.11.2.
 //
-// Every expected head below is written by hand from RFC 8949 §3 (and research/formats.md §2 for
+// Every expected head below is written by hand from RFC 8949 §3 (and docs/formats.md#cbor for
 // 3.11.2's choices); expect_bytes() checks that the oracle and the reference both produce it.
 // Payload bytes that are only copied (string contents, filler elements) are appended by loops.
 #include <algorithm>
@@ -235,7 +235,7 @@ TEST(Cbor, WritesSubtypeTagWithAtLeastTwoByteHead) {
     expect_cbor(json::binary({}, 7), "d807 40");
 }
 
-// research/formats.md §1: std::map orders keys bytewise, so "aa" < "b" (RFC 8949 §4.2.1 would
+// docs/formats.md#value-model: std::map orders keys bytewise, so "aa" < "b" (RFC 8949 §4.2.1 would
 // put the shorter "b" first)
 TEST(Cbor, WritesKeysInStdMapOrder) {
     expect_cbor(json{{"b", 1}, {"aa", 2}}, "a2 626161 02 6162 01");

@@ -1,7 +1,7 @@
 // msgpack_test.cpp — the MessagePack encoder against hand-derived vectors and nlohmann 3.11.2.
 //
 // Every expected marker and length below is written by hand from the MessagePack specification
-// (msgpack/msgpack spec.md) and research/formats.md §3 for 3.11.2's choices; expect_bytes()
+// (msgpack/msgpack spec.md) and docs/formats.md#messagepack for 3.11.2's choices; expect_bytes()
 // checks that the oracle and the reference both produce it. Payload bytes that are only copied
 // (string contents, filler elements) are appended by loops.
 #include <algorithm>

@@ -12,8 +12,8 @@
 
 #include "sink_test_programs.hpp"
 #include "sinkcheck/sink/protocol_sink.hpp"
-#include "sinkcheck/sink/registry.hpp"
 #include "sinkcheck/sink/vector_sink.hpp"
+#include "sinkcheck/testkit/registry.hpp"
 
 namespace sinkcheck {
 namespace {

@@ -19,7 +19,7 @@
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/instrument/fault_sink.hpp"
 #include "sinkcheck/oracle.hpp"
-#include "sinkcheck/sink/registry.hpp"
+#include "sinkcheck/testkit/registry.hpp"
 #include "test_support.hpp"
 
 namespace sinkcheck {

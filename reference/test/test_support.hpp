@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <random>
@@ -24,6 +25,7 @@
 
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/oracle.hpp"
+#include "sinkcheck/testkit/edges.hpp"
 
 namespace sinkcheck::test {
 
@@ -123,115 +125,6 @@ struct random_profile {
 
 namespace detail_random {
 
-inline const std::vector<std::uint64_t>& unsigned_edges() {
-    static const std::vector<std::uint64_t> v = {0,
-                                                 1,
-                                                 23,
-                                                 24,
-                                                 39,
-                                                 40,
-                                                 127,
-                                                 128,
-                                                 255,
-                                                 256,
-                                                 3879,
-                                                 3880,
-                                                 32767,
-                                                 32768,
-                                                 65535,
-                                                 65536,
-                                                 528167,
-                                                 528168,
-                                                 67637031,
-                                                 67637032,
-                                                 2147483647ULL,
-                                                 2147483648ULL,
-                                                 4294967295ULL,
-                                                 4294967296ULL,
-                                                 9223372036854775807ULL,
-                                                 9223372036854775808ULL,
-                                                 18446744073709551615ULL};
-    return v;
-}
-
-inline const std::vector<std::int64_t>& signed_edges() {
-    static const std::vector<std::int64_t> v = {-1,
-                                                -10,
-                                                -11,
-                                                -24,
-                                                -25,
-                                                -32,
-                                                -33,
-                                                -128,
-                                                -129,
-                                                -256,
-                                                -257,
-                                                -1930,
-                                                -1931,
-                                                -32768,
-                                                -32769,
-                                                -65536,
-                                                -65537,
-                                                -264074,
-                                                -264075,
-                                                -33818506,
-                                                -33818507,
-                                                -2147483648LL,
-                                                -2147483649LL,
-                                                -4294967296LL,
-                                                -4294967297LL,
-                                                std::numeric_limits<std::int64_t>::min()};
-    return v;
-}
-
-inline double from_bits(std::uint64_t bits) {
-    double d;
-    std::memcpy(&d, &bits, sizeof d);
-    return d;
-}
-
-inline const std::vector<double>& float_edges() {
-    static const std::vector<double> v = {
-        0.0,
-        -0.0,
-        1.0,
-        -1.0,
-        1.5,
-        0.1,
-        1.1,
-        -4.1,
-        100000.0,
-        65504.0,
-        1e300,
-        1e-300,
-        std::numeric_limits<double>::infinity(),
-        -std::numeric_limits<double>::infinity(),
-        std::numeric_limits<double>::quiet_NaN(),
-        from_bits(0xFFF8000000000000ULL),
-        from_bits(0x7FF0000000000001ULL),
-        from_bits(0x7FF800000000BEEFULL),
-        std::numeric_limits<double>::denorm_min(),
-        1.401298464324817e-45,
-        1e-45,
-        static_cast<double>((std::numeric_limits<float>::max)()),
-        static_cast<double>(std::numeric_limits<float>::lowest()),
-        std::nextafter(static_cast<double>((std::numeric_limits<float>::max)()), 1e300),
-        3.4028234663852886e38,
-        5.960464477539063e-8,
-        6.103515625e-5,
-        1.0000000000000002,
-        100000000.1,
-        18446744073709551616.0,
-        -18446744073709551616.0};
-    return v;
-}
-
-inline const std::vector<std::size_t>& length_edges() {
-    static const std::vector<std::size_t> v = {0,  1,   4,   5,   15,  16,    23,    24,    31,
-                                               32, 127, 128, 255, 256, 32767, 32768, 65535, 65536};
-    return v;
-}
-
 template <class Json>
 class generator {
 public:
@@ -267,8 +160,8 @@ private:
     std::size_t pick(std::size_t n) { return static_cast<std::size_t>(rng_() % n); }
 
     Json unsigned_number() {
-        const auto& e = unsigned_edges();
-        std::uint64_t v = e[pick(e.size())];
+        const auto& e = testkit::edges::unsigned_integers;
+        std::uint64_t v = e[pick(std::size(e))];
         switch (pick(4)) {
             case 0: v += 1; break;
             case 1: v -= 1; break;
@@ -283,8 +176,8 @@ private:
     }
 
     Json signed_number() {
-        const auto& e = signed_edges();
-        std::int64_t v = e[pick(e.size())];
+        const auto& e = testkit::edges::negative_integers;
+        std::int64_t v = e[pick(std::size(e))];
         switch (pick(4)) {
             case 0:
                 if (v != std::numeric_limits<std::int64_t>::min()) v -= 1;
@@ -297,19 +190,19 @@ private:
     }
 
     Json float_number() {
-        const auto& e = float_edges();
+        const auto& e = testkit::edges::doubles();
         switch (pick(4)) {
-            case 0: return Json(e[pick(e.size())]);
-            case 1: return Json(static_cast<double>(static_cast<float>(from_bits(rng_()))));
+            case 0: return Json(e[pick(std::size(e))]);
+            case 1: return Json(static_cast<double>(static_cast<float>(testkit::edges::double_from_bits(rng_()))));
             case 2: return Json(static_cast<double>(static_cast<std::int64_t>(rng_() % 100000)) / 7.0);
-            default: return Json(from_bits(rng_()));
+            default: return Json(testkit::edges::double_from_bits(rng_()));
         }
     }
 
     std::size_t string_length() {
         if (p_.length_edges && pick(12) == 0) {
-            const auto& e = length_edges();
-            std::size_t n = e[pick(e.size())];
+            const auto& e = testkit::edges::lengths;
+            std::size_t n = e[pick(std::size(e))];
             return n > 1000 && pick(4) != 0 ? n % 300 : n;
         }
         return pick(12);
@@ -523,7 +416,7 @@ inline std::string repeat(std::string_view unit, std::size_t times) {
 inline std::string hex_of(std::string_view s) { return hex(std::vector<std::uint8_t>(s.begin(), s.end())); }
 
 /// The double whose IEEE 754 binary64 bits are `bits` (NaN payloads, one ulp past a limit).
-inline double double_from_bits(std::uint64_t bits) { return detail_random::from_bits(bits); }
+using testkit::edges::double_from_bits;
 
 /// The encode_error the reference throws for j, or nothing (a failure is recorded).
 template <class Json>

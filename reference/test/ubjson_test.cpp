@@ -1,7 +1,7 @@
 // ubjson_test.cpp — the UBJSON encoder against hand-derived Draft 12 vectors and nlohmann 3.11.2.
 //
 // Every expected marker, length and number below is written by hand from UBJSON Draft 12
-// (big-endian; research/formats.md §4 for 3.11.2's choices) and checked by expect_bytes()
+// (big-endian; docs/formats.md#ubjson for 3.11.2's choices) and checked by expect_bytes()
 // against both the oracle and the reference. Payload bytes that are only copied (string
 // contents, filler elements) are appended by loops.
 #include <algorithm>

@@ -1,6 +1,6 @@
 // sinkcheck/format/bon8.hpp — BON8 encoder in the specification's canonical form.
 //
-// BON8 (hikoworks/hikogui docs/BON8.md, "revision C" in research/formats.md §7) stores strings
+// BON8 (hikoworks/hikogui docs/BON8.md, "revision C" in docs/formats.md#bon8) stores strings
 // as bare UTF-8 and uses the bytes that cannot start a UTF-8 character as markers, so a string
 // needs no length and usually no terminator. No nlohmann release writes BON8; where the
 // specification is ambiguous this encoder follows nlohmann/json's page

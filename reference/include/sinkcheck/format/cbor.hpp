@@ -1,7 +1,7 @@
 // sinkcheck/format/cbor.hpp — CBOR (RFC 8949) encoder, byte-identical to nlohmann 3.11.2 to_cbor.
 //
 // The reference every sink is checked against has to write exactly what 3.11.2 writes, quirks
-// included (research/formats.md §2): shortest heads for integers and lengths, definite lengths
+// included (docs/formats.md#cbor): shortest heads for integers and lengths, definite lengths
 // only, binary32 only when the double survives the round trip, half precision only for NaN and
 // ±Inf, binary subtypes as a tag whose head is never shorter than two bytes. Where 3.11.2 writes
 // bytes that are not valid CBOR (text that is not UTF-8, a discarded value inside a counted

@@ -1,7 +1,7 @@
 // sinkcheck/format/msgpack.hpp — MessagePack encoder, byte-identical to nlohmann 3.11.2 to_msgpack.
 //
 // The reference every sink is checked against has to write exactly what 3.11.2 writes, quirks
-// included (research/formats.md §3): the unsigned family for every non-negative integer, binary32
+// included (docs/formats.md#messagepack): the unsigned family for every non-negative integer, binary32
 // only when the double survives the round trip (NaN and ±Inf keep their 64 bits), str8 for
 // 32..255 bytes, fixext for payloads of 1, 2, 4, 8 and 16 bytes. Where 3.11.2 writes bytes that do
 // not decode to the value (non-UTF-8 str, discarded values, a subtype cut to 8 bits, a length

@@ -4,7 +4,7 @@
 // markers allowed after '$', and BJData's ND-arrays; everything else is one grammar, so one
 // walker handler specialised on a bool writes both (format/bjdata.hpp holds BJData's entry
 // points). The output is byte for byte nlohmann 3.11.2's to_ubjson / to_bjdata with their
-// use_size / use_type options, quirks included (research/formats.md §4, §5). Where 3.11.2 writes
+// use_size / use_type options, quirks included (docs/formats.md#ubjson, #bjdata). Where 3.11.2 writes
 // bytes that are invalid or do not decode to the value, this writer throws or writes valid bytes
 // instead: reference/KNOWN_DIVERGENCES.md (UBJSON, BJData).
 #pragma once

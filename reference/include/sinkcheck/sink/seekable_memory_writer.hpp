@@ -36,10 +36,11 @@ class basic_seekable_memory_writer : public detail::vector_writer<basic_seekable
 public:
     /// (reserve = 0, window = default_window, alloc = Alloc()); movable, not copyable
     using base::base;
+    /// The base takes the buffer and cursor; this part's own state is taken after it.
     basic_seekable_memory_writer(basic_seekable_memory_writer&& other) noexcept
-        : base(std::move(other)), end_(other.end_), gap_(other.gap_) {
-        other.reset_state();
-    }
+        : base(static_cast<base&&>(other)),
+          end_(std::exchange(other.end_, 0)),
+          gap_(std::exchange(other.gap_, false)) {}
 
     /// Bytes of output: the furthest any write has reached.
     std::size_t size() const noexcept { return gap_ ? end_ : std::max(end_, this->position()); }

@@ -1,4 +1,4 @@
-// report.hpp — how a fuzz target says what went wrong, and where it stops.
+// sinkcheck/testkit/fuzz_report.hpp — how a fuzz target says what went wrong, and where it stops.
 //
 // A finding prints the two sides that disagree, the first differing byte offset, a hex window
 // of both outputs and the JSON pointer being written there, then stops the process at a crash

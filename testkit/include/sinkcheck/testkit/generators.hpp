@@ -26,8 +26,10 @@
 #include <nlohmann/json.hpp>
 
 #include "sinkcheck/detail/utf8.hpp"
+#include "sinkcheck/testkit/edges.hpp"
+#include "sinkcheck/testkit/write_program.hpp"
 
-namespace sinkcheck::prop {
+namespace sinkcheck::testkit {
 
 // ---------------------------------------------------------------------------------------------
 // Choice helpers whose shrinks move towards the front of their list: rc::gen::elementOf and
@@ -74,73 +76,7 @@ rc::Gen<T> choice(std::vector<std::pair<std::size_t, rc::Gen<T>>> alternatives) 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Numbers at the width edges of every format (research/formats.md §2-§7): CBOR 23/24 and the
-// 1/2/4/8-byte heads, MessagePack fixint 127/128 and -32/-33, UBJSON/BJData i/U/I/u/l/m/L/M/H,
-// BSON int32/int64, BON8 one-byte 39/40 and the 2/3/4-byte short forms with their offsets.
-
-inline const std::vector<std::uint64_t>& unsigned_edges() {
-    static const std::vector<std::uint64_t> v = {0,
-                                                 1,
-                                                 23,
-                                                 24,
-                                                 31,
-                                                 32,
-                                                 39,
-                                                 40,
-                                                 127,
-                                                 128,
-                                                 255,
-                                                 256,
-                                                 3879,
-                                                 3880,
-                                                 32767,
-                                                 32768,
-                                                 65535,
-                                                 65536,
-                                                 528167,
-                                                 528168,
-                                                 67637031,
-                                                 67637032,
-                                                 2147483647ULL,
-                                                 2147483648ULL,
-                                                 4294967295ULL,
-                                                 4294967296ULL,
-                                                 9223372036854775807ULL,
-                                                 9223372036854775808ULL,
-                                                 18446744073709551615ULL};
-    return v;
-}
-
-inline const std::vector<std::int64_t>& negative_edges() {
-    static const std::vector<std::int64_t> v = {-1,
-                                                -10,
-                                                -11,
-                                                -24,
-                                                -25,
-                                                -32,
-                                                -33,
-                                                -128,
-                                                -129,
-                                                -256,
-                                                -257,
-                                                -1930,
-                                                -1931,
-                                                -32768,
-                                                -32769,
-                                                -65536,
-                                                -65537,
-                                                -264074,
-                                                -264075,
-                                                -33818506,
-                                                -33818507,
-                                                -2147483648LL,
-                                                -2147483649LL,
-                                                -4294967296LL,
-                                                -4294967297LL,
-                                                std::numeric_limits<std::int64_t>::min() + 1,
-                                                std::numeric_limits<std::int64_t>::min()};
-    return v;
-}
+// Numbers at the width edges of every format (edges.hpp).
 
 /// An edge value, or one or two away from it on either side (clamped to the type's range).
 inline rc::Gen<std::uint64_t> unsigned_near_edge() {
@@ -152,7 +88,7 @@ inline rc::Gen<std::uint64_t> unsigned_near_edge() {
             }
             return edge <= std::numeric_limits<std::uint64_t>::max() - step ? edge + step : edge;
         },
-        one_of_values(unsigned_edges()), one_of_values<int>({0, -1, 1, -2, 2}));
+        one_of_values(edges::as_vector(edges::unsigned_integers)), one_of_values<int>({0, -1, 1, -2, 2}));
 }
 
 inline rc::Gen<std::int64_t> negative_near_edge() {
@@ -163,7 +99,7 @@ inline rc::Gen<std::int64_t> negative_near_edge() {
             }
             return edge >= std::numeric_limits<std::int64_t>::min() - delta ? edge + delta : edge;
         },
-        one_of_values(negative_edges()), one_of_values<int>({0, 1, -1, 2, -2}));
+        one_of_values(edges::as_vector(edges::negative_integers)), one_of_values<int>({0, 1, -1, 2, -2}));
 }
 
 /// number_unsigned and number_integer both, since 3.11.2 writes a positive value of either kind
@@ -182,57 +118,12 @@ rc::Gen<Json> integer_value() {
     });
 }
 
-inline double double_from_bits(std::uint64_t bits) {
-    double d;
-    std::memcpy(&d, &bits, sizeof d);
-    return d;
-}
+using edges::double_from_bits;
 
 inline std::uint64_t bits_of(double d) {
     std::uint64_t bits;
     std::memcpy(&bits, &d, sizeof bits);
     return bits;
-}
-
-inline const std::vector<double>& float_edges() {
-    static const std::vector<double> v = {
-        0.0,
-        -0.0,
-        1.0,
-        -1.0,
-        1.5,
-        0.1,
-        1.1,
-        -4.1,
-        100000.0,
-        65504.0,
-        65505.0,
-        1e300,
-        -1e300,
-        std::numeric_limits<double>::infinity(),
-        -std::numeric_limits<double>::infinity(),
-        std::numeric_limits<double>::quiet_NaN(),
-        double_from_bits(0xFFF8000000000000ULL),
-        std::numeric_limits<double>::denorm_min(),
-        -std::numeric_limits<double>::denorm_min(),
-        std::numeric_limits<double>::min(),
-        1.401298464324817e-45,
-        1e-45,
-        static_cast<double>(std::numeric_limits<float>::denorm_min()),
-        static_cast<double>(std::numeric_limits<float>::min()),
-        static_cast<double>((std::numeric_limits<float>::max)()),
-        static_cast<double>(std::numeric_limits<float>::lowest()),
-        std::nextafter(static_cast<double>((std::numeric_limits<float>::max)()), 1e300),
-        5.960464477539063e-8,
-        6.103515625e-5,
-        1.0000000000000002,
-        100000000.1,
-        9007199254740993.0,
-        18446744073709551616.0,
-        -18446744073709551616.0,
-        9223372036854775808.0,
-        -9223372036854775808.0};
-    return v;
 }
 
 /// NaN with a chosen sign and a non-zero 52-bit payload (quiet or signalling).
@@ -262,7 +153,7 @@ template <class Json>
 rc::Gen<Json> float_value() {
     const auto as_json = [](double d) { return Json(d); };
     return choice<Json>({
-        {4, rc::gen::map(one_of_values(float_edges()), as_json)},
+        {4, rc::gen::map(one_of_values(edges::doubles()), as_json)},
         // any binary32 (its NaNs, infinities and denormals included) widened: the values that
         // CBOR and MessagePack must write in four bytes
         {3, rc::gen::map(rc::gen::arbitrary<std::uint32_t>(),
@@ -362,14 +253,6 @@ inline std::string join(const std::vector<std::string>& pieces) {
     return out;
 }
 
-/// Byte lengths at the length-class edges: CBOR 23/24/255/256/65535/65536, MessagePack fixstr
-/// 31/32 and str8/16/32, UBJSON/BJData 127/128/255/256/32767/32768, BON8 counts 4/5.
-inline const std::vector<std::size_t>& length_edges() {
-    static const std::vector<std::size_t> v = {0,  1,   4,   5,   15,  16,    23,    24,    31,
-                                               32, 127, 128, 255, 256, 32767, 32768, 65535, 65536};
-    return v;
-}
-
 /// A string of exactly an edge length (ASCII, optionally ending in a multi-byte character that
 /// still lands on the edge).
 inline rc::Gen<std::string> edge_length_text(std::size_t max_edge) {
@@ -381,7 +264,7 @@ inline rc::Gen<std::string> edge_length_text(std::size_t max_edge) {
             }
             return s;
         },
-        one_of_values(edges_up_to(length_edges(), max_edge)), rc::gen::arbitrary<bool>());
+        one_of_values(edges_up_to(edges::as_vector(edges::lengths), max_edge)), rc::gen::arbitrary<bool>());
 }
 
 inline rc::Gen<std::string> text(const text_profile& p, bool edges = true) {
@@ -544,7 +427,7 @@ Json object_of(std::vector<std::pair<std::string, Json>> members) {
     return o;
 }
 
-/// A BJData ND-array object (research/formats.md §5): the three keys, a declared element type,
+/// A BJData ND-array object (docs/formats.md#bjdata): the three keys, a declared element type,
 /// a size array and data of the declared type. Now and then a near miss that 3.11.2 must write
 /// as an ordinary object: a data count one off, an unknown type name.
 template <class Json>
@@ -718,25 +601,6 @@ rc::Gen<Json> json_value(const value_profile& p = {}) {
 // ---------------------------------------------------------------------------------------------
 // Write programs: what an encoder does to a sink, reduced to its kinds of call.
 
-struct write_op {
-    enum class kind : std::uint8_t { byte, block, seek };
-    kind what = kind::byte;
-    /// block: number of bytes
-    std::size_t length = 0;
-    /// content: byte i of the op is salt + 131 * i, so a lost or doubled byte shows
-    std::uint8_t salt = 0;
-    /// seek: the target is this modulo (bytes written so far + 1)
-    std::size_t target = 0;
-
-    std::uint8_t byte_at(std::size_t i) const noexcept { return static_cast<std::uint8_t>(salt + 131U * i); }
-};
-
-struct write_program {
-    std::vector<write_op> ops;
-    /// index of the op whose write throws; ops.size() or more: none does
-    std::size_t fault_at = static_cast<std::size_t>(-1);
-};
-
 /// Block sizes around every window and chunk edge the sinks have (1, 7, 64, 2 KiB, 4 KiB,
 /// 64 KiB) and the 64-byte minimum capacity of the vector sink.
 inline const std::vector<std::size_t>& block_length_edges() {
@@ -785,4 +649,4 @@ inline rc::Gen<write_program> write_program_gen(bool seeks, bool faults) {
         rc::gen::container<std::vector<write_op>>(write_op_gen(seeks)), rc::gen::inRange<std::size_t>(0, 120));
 }
 
-}  // namespace sinkcheck::prop
+}  // namespace sinkcheck::testkit

@@ -30,7 +30,7 @@ std::string reproduceMapToString(const std::unordered_map<std::string, Reproduce
 TestListener& globalTestListener();
 }  // namespace rc::detail
 
-namespace sinkcheck::prop {
+namespace sinkcheck::testkit {
 
 struct check_outcome {
     bool failed = false;
@@ -131,12 +131,12 @@ void expect_property(const std::string& id, Fn&& fn, double weight) {
               << out.distribution;
 }
 
-}  // namespace sinkcheck::prop
+}  // namespace sinkcheck::testkit
 
 /// A property test: SINKCHECK_PROPERTY(Sinks, AllSinksWriteIdenticalBytes, 1.0) { body }.
-#define SINKCHECK_PROPERTY(Suite, Name, weight)                                                             \
-    static void sinkcheck_property_##Suite##_##Name();                                                      \
-    TEST(Suite, Name) {                                                                                     \
-        ::sinkcheck::prop::expect_property(#Suite "/" #Name, &sinkcheck_property_##Suite##_##Name, weight); \
-    }                                                                                                       \
+#define SINKCHECK_PROPERTY(Suite, Name, weight)                                                                \
+    static void sinkcheck_property_##Suite##_##Name();                                                         \
+    TEST(Suite, Name) {                                                                                        \
+        ::sinkcheck::testkit::expect_property(#Suite "/" #Name, &sinkcheck_property_##Suite##_##Name, weight); \
+    }                                                                                                          \
     static void sinkcheck_property_##Suite##_##Name()

@@ -1,7 +1,7 @@
 // run_sink_instances.cpp — the one translation unit that compiles run_sink (every sink x every
 // format) for json; the targets linking sinkcheck_run_sink see it declared
 // extern (SINKCHECK_PREBUILT_RUN_SINK) and skip that work.
-#include "sinkcheck/sink/registry.hpp"
+#include "sinkcheck/testkit/registry.hpp"
 
 namespace sinkcheck {
 

@@ -23,7 +23,7 @@
 #include "generators.hpp"
 #include "sinkcheck/options.hpp"
 
-namespace sinkcheck::prop {
+namespace sinkcheck::testkit {
 
 inline void show_bytes(const std::uint8_t* p, std::size_t n, std::ostream& os) {
     static const char digits[] = "0123456789abcdef";
@@ -195,7 +195,7 @@ inline void showValue(const write_program& prog, std::ostream& os) {
     }
 }
 
-}  // namespace sinkcheck::prop
+}  // namespace sinkcheck::testkit
 
 namespace sinkcheck {
 inline void showValue(format f, std::ostream& os) { os << format_name(f); }
@@ -216,7 +216,7 @@ struct ShowType<sinkcheck::format> {
     static void showType(std::ostream& os) { os << "format"; }
 };
 template <>
-struct ShowType<sinkcheck::prop::write_program> {
+struct ShowType<sinkcheck::testkit::write_program> {
     static void showType(std::ostream& os) { os << "write program"; }
 };
 }  // namespace rc
@@ -224,6 +224,6 @@ struct ShowType<sinkcheck::prop::write_program> {
 // RapidCheck finds showValue by argument-dependent lookup; basic_json lives in nlohmann's
 // (inline) ABI namespace, whose enclosing namespace nlohmann is searched as well.
 namespace nlohmann {
-inline void showValue(const json& j, std::ostream& os) { sinkcheck::prop::show_json(j, os); }
-inline void showValue(const ordered_json& j, std::ostream& os) { sinkcheck::prop::show_json(j, os); }
+inline void showValue(const json& j, std::ostream& os) { sinkcheck::testkit::show_json(j, os); }
+inline void showValue(const ordered_json& j, std::ostream& os) { sinkcheck::testkit::show_json(j, os); }
 }  // namespace nlohmann

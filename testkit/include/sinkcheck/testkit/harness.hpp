@@ -4,8 +4,8 @@
 // or to replay a write program, under a run_setup (window, chunk bounds, an allocation or a write
 // that throws) and gets a run_record back: what the target holds once the sink is gone, every
 // write the sink was asked to do, every allocation its target made, every growth it reported,
-// and whether anything leaked. The real sinks (suts.hpp) and the broken ones of the gallery
-// (gallery/broken_sinks.hpp) are all turned into sut_entry by the same template, entry<Sut>(), so
+// and whether anything leaked. The real sinks (sinks.hpp), a user's and the broken ones of the
+// gallery (broken_sinks.hpp) are all turned into sut_entry by the same template, entry<T>(), so
 // a property that catches a broken sink is literally the code that passes the real one.
 //
 // The sink is destroyed while the exception is still in flight (the rethrow below), because
@@ -33,44 +33,10 @@
 #include "sinkcheck/sink/growth_observer.hpp"
 #include "sinkcheck/sink/vector_sink.hpp"
 
-#include "generators.hpp"
+#include "sinkcheck/testkit/sink_traits.hpp"
+#include "sinkcheck/testkit/write_program.hpp"
 
-namespace sinkcheck::prop {
-
-inline constexpr std::size_t none = static_cast<std::size_t>(-1);
-
-template <class Sink, class = void>
-struct can_seek : std::false_type {};
-template <class Sink>
-struct can_seek<Sink, std::void_t<decltype(std::declval<Sink&>().seek(std::size_t{}))>> : std::true_type {};
-
-template <class Target, class = void>
-struct has_chunks : std::false_type {};
-template <class Target>
-struct has_chunks<Target, std::void_t<decltype(std::declval<Target&>().chunk_sizes)>> : std::true_type {};
-
-/// The window sizes every windowed sink is run with (the last one: unlimited).
-inline const std::vector<std::size_t>& window_sizes() {
-    static const std::vector<std::size_t> v = {1, 7, 64, 4096, 65536, unlimited_window};
-    return v;
-}
-
-inline std::string window_name(std::size_t w) {
-    return w == unlimited_window ? std::string("unlimited") : std::to_string(w);
-}
-
-struct run_setup {
-    std::size_t window = default_window;
-    /// chunked sinks: first chunk size and cap
-    std::size_t first_chunk = 2048;
-    std::size_t max_chunk = 65536;
-    /// fixed-span sinks: the buffer size
-    std::size_t span_capacity = std::size_t(1) << 22;
-    /// the k-th allocation of the target (1-based) throws std::bad_alloc; 0: none
-    std::size_t alloc_fault = 0;
-    /// the k-th write call (1-based) throws injected_fault before reaching the sink; 0: none
-    std::size_t write_fault = 0;
-};
+namespace sinkcheck::testkit {
 
 enum class outcome { completed, refused, write_fault, alloc_fault, sink_error, other };
 
@@ -178,70 +144,38 @@ private:
     std::size_t cursor_ = 0;
 };
 
-/// Replays a write program (generators.hpp) against any sink-like object.
-template <class Sink>
-void play(const write_program& prog, Sink& sink, std::size_t& size_so_far) {
-    std::vector<std::uint8_t> block;
-    for (const write_op& op : prog.ops) {
-        switch (op.what) {
-            case write_op::kind::byte: sink.write(op.byte_at(0)); break;
-            case write_op::kind::block:
-                block.resize(op.length);
-                for (std::size_t i = 0; i < op.length; ++i) {
-                    block[i] = op.byte_at(i);
-                }
-                sink.write(block.data(), block.size());
-                break;
-            case write_op::kind::seek:
-                if constexpr (can_seek<Sink>::value) {
-                    // up to 16 bytes past the end: a gap the next write fills with zeros
-                    sink.seek(op.target % (size_so_far + 17));
-                }
-                break;
-        }
-        if (sink.position() > size_so_far) {
-            size_so_far = sink.position();
-        }
-    }
-}
-
-/// What a Sut adapter provides (see suts.hpp for the real sinks):
-///   static constexpr const char* name;
-///   static constexpr bool windowed;   // the window parameter means something
-///   static constexpr bool stores;     // false: only position() can be compared
-///   struct target { target(const run_setup&, std::shared_ptr<allocation_log>); };
-///   static <sink> make(target&, const run_setup&, growth_observer*);
-///   static void capture(<sink>&, target&);                 // before the sink dies
-///   static std::vector<std::uint8_t> contents(target&);    // after it died
-///   static std::function<std::size_t()> ahead(<sink>&, target&);  // may be empty
-template <class Sut, class Body>
+/// Runs body(sink) on a fresh sink described by traits T (sink_traits.hpp), through a fault
+/// injector and a recorder, and reports everything the properties look at.
+template <class T, class Body>
 run_record drive(const run_setup& setup, Body&& body) {
     run_record r;
     auto log = std::make_shared<allocation_log>();
     growth_log growth;
     {
-        typename Sut::target t(setup, log);
+        using traits = sink_traits<T>;
+        typename traits::holder held(setup, log);
+        auto& t = held.t;
         if (setup.alloc_fault != 0) {
             log->fail_at(setup.alloc_fault);
         }
         std::size_t allocations_before_destructor = 0;
         try {
-            auto sink = Sut::make(t, setup, &growth);
+            auto sink = traits::make(t, setup, &growth);
             try {
                 fault_sink<decltype(sink)> faulty(sink);
                 if (setup.write_fault != 0) {
                     faulty.fail_at_write(setup.write_fault);
                 }
-                recorder<fault_sink<decltype(sink)>> rec(faulty, r, Sut::ahead(sink, t));
+                recorder<fault_sink<decltype(sink)>> rec(faulty, r, traits::ahead(sink, t));
                 body(rec);
             } catch (...) {
                 r.position = sink.position();
-                Sut::capture(sink, t);
+                traits::capture(sink, t);
                 allocations_before_destructor = log->allocations();
                 throw;  // the sink is destroyed while this exception unwinds
             }
             r.position = sink.position();
-            Sut::capture(sink, t);
+            traits::capture(sink, t);
             allocations_before_destructor = log->allocations();
         } catch (const encode_error& e) {
             r.how = outcome::refused;
@@ -262,8 +196,8 @@ run_record drive(const run_setup& setup, Body&& body) {
         }
         r.allocations_in_destructor = log->allocations() - allocations_before_destructor;
         log->disarm();
-        r.bytes = Sut::contents(t);
-        if constexpr (has_chunks<typename Sut::target>::value) {
+        r.bytes = traits::contents(t);
+        if constexpr (traits::reports_chunks) {
             r.chunks = t.chunk_sizes;
         }
     }
@@ -278,21 +212,33 @@ struct sut_entry {
     std::string name;
     bool windowed = false;
     bool stores = true;
+    bool seekable = false;
+    bool fixed_capacity = false;
+    /// the growth rule's description; "" when the sink declares none
+    std::string growth;
+    /// the allocation sizes its growth rule expects for these write lengths
+    std::function<std::vector<std::size_t>(const std::vector<std::size_t>&, const run_setup&)> expected_allocations;
     std::function<run_record(format, const nlohmann::json&, const encode_options&, const run_setup&)> encode;
     std::function<run_record(const write_program&, const run_setup&)> program;
 };
 
-template <class Sut>
+/// The entry for the sink described by traits T.
+template <class T>
 sut_entry entry() {
+    using traits = sink_traits<T>;
     sut_entry e;
-    e.name = Sut::name;
-    e.windowed = Sut::windowed;
-    e.stores = Sut::stores;
+    e.name = std::string(traits::name());
+    e.windowed = traits::windowed;
+    e.stores = traits::stores;
+    e.seekable = traits::seekable;
+    e.fixed_capacity = traits::fixed_capacity;
+    e.growth = std::string(traits::growth_description());
+    e.expected_allocations = &traits::expected_allocations;
     e.encode = [](format f, const nlohmann::json& j, const encode_options& o, const run_setup& s) {
-        return drive<Sut>(s, [&](auto& sink) { sinkcheck::encode(f, j, sink, o); });
+        return drive<T>(s, [&](auto& sink) { sinkcheck::encode(f, j, sink, o); });
     };
     e.program = [](const write_program& prog, const run_setup& s) {
-        return drive<Sut>(s, [&](auto& sink) {
+        return drive<T>(s, [&](auto& sink) {
             std::size_t size = 0;
             play(prog, sink, size);
         });
@@ -300,4 +246,4 @@ sut_entry entry() {
     return e;
 }
 
-}  // namespace sinkcheck::prop
+}  // namespace sinkcheck::testkit

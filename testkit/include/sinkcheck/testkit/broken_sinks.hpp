@@ -23,10 +23,10 @@
 
 #include "sinkcheck/sink/growth_observer.hpp"
 
-#include "harness.hpp"
-#include "suts.hpp"
+#include "sinkcheck/testkit/harness.hpp"
+#include "sinkcheck/testkit/sinks.hpp"
 
-namespace sinkcheck::prop::gallery {
+namespace sinkcheck::testkit::gallery {
 
 // ---------------------------------------------------------------------------------------------
 // Vector and string sinks (seeds 000 and 002).
@@ -366,4 +366,4 @@ struct gallery_entry {
 
 const std::vector<gallery_entry>& all_broken_sinks();
 
-}  // namespace sinkcheck::prop::gallery
+}  // namespace sinkcheck::testkit::gallery

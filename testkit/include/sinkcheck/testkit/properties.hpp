@@ -20,11 +20,17 @@
 
 #include "harness.hpp"
 #include "show.hpp"
-#include "suts.hpp"
+#include "sinkcheck/testkit/sinks.hpp"
 
-namespace sinkcheck::prop {
+namespace sinkcheck::testkit {
 
 using json = nlohmann::json;
+
+/// The seekless memory writer as a sink under test: the baseline every sink is compared with.
+inline const sut_entry& baseline_entry() {
+    static const sut_entry e = entry<baseline_sink>();
+    return e;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Inputs.
@@ -212,21 +218,6 @@ std::string bytes_report(const std::string& what, const std::vector<std::uint8_t
     return os.str();
 }
 
-inline std::string list_of(const std::vector<std::size_t>& v) {
-    std::string out = "[";
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        if (i > 0) {
-            out += ", ";
-        }
-        if (i == 16 && v.size() > 20) {
-            out += "... " + std::to_string(v.size()) + " in all";
-            break;
-        }
-        out += std::to_string(v[i]);
-    }
-    return out + "]";
-}
-
 inline std::string outcome_of(const run_record& r) {
     std::string s = outcome_name(r.how);
     if (!r.error.empty()) {
@@ -261,65 +252,7 @@ inline void require_sound(const run_record& r, const where& w, bool stores, bool
 }
 
 // ---------------------------------------------------------------------------------------------
-// The growth models the sinks promise (DESIGN.md "The sink family").
-
-/// Seed 000: an empty vector grows to max(64, needed), then to max(needed, 2 * capacity)
-/// whenever a write does not fit. Returns the capacity after each growth.
-inline std::vector<std::size_t> vector_rule(const std::vector<std::size_t>& writes) {
-    std::vector<std::size_t> caps;
-    std::size_t cap = 0;
-    std::size_t pos = 0;
-    for (std::size_t n : writes) {
-        const std::size_t needed = pos + n;
-        if (needed > cap) {
-            cap = std::max<std::size_t>(64, std::max(needed, 2 * cap));
-            caps.push_back(cap);
-        }
-        pos = needed;
-    }
-    return caps;
-}
-
-/// Seed 002: leaving the short buffer allocates exactly needed + 1 (the terminator); later
-/// growths go to max(needed, 2 * capacity). Returns the allocation sizes.
-inline std::vector<std::size_t> string_rule(const std::vector<std::size_t>& writes, std::size_t short_capacity) {
-    std::vector<std::size_t> allocs;
-    std::size_t cap = short_capacity;
-    std::size_t pos = 0;
-    for (std::size_t n : writes) {
-        const std::size_t needed = pos + n;
-        if (needed > cap) {
-            cap = cap == short_capacity ? needed : std::max(needed, 2 * cap);
-            allocs.push_back(cap + 1);
-        }
-        pos = needed;
-    }
-    return allocs;
-}
-
-/// Seed 003: a write that does not fit fills the current chunk and goes on in a new one of the
-/// next size (doubled from `first` up to `cap`), or the next power-of-two multiple of it that
-/// holds the rest. Returns the chunk sizes.
-inline std::vector<std::size_t> chunk_rule(const std::vector<std::size_t>& writes, std::size_t first, std::size_t cap) {
-    std::vector<std::size_t> chunks;
-    std::size_t next = first;
-    std::size_t room = 0;
-    for (std::size_t n : writes) {
-        if (n <= room) {
-            room -= n;
-            continue;
-        }
-        const std::size_t rest = n - room;
-        std::size_t size = next;
-        while (size < rest) {
-            size *= 2;
-        }
-        chunks.push_back(size);
-        room = size - rest;
-        next = next <= cap / 2 ? 2 * next : cap;
-    }
-    return chunks;
-}
+// Growth (the rules themselves are in sink_traits.hpp).
 
 /// The most chunks n bytes can take: every chunk but the last is full and at least as large as
 /// the doubling sequence says, so this is O(log n) up to the cap and n / cap after it.
@@ -431,7 +364,7 @@ inline void trims_to_written_bytes_when_writes_throw(const std::vector<sut_entry
 
     run_setup setup;
     setup.window = w;
-    setup.span_capacity = memory_writer_entry().encode(f, doc, o, run_setup{}).model.size();
+    setup.span_capacity = baseline_entry().encode(f, doc, o, run_setup{}).model.size();
     const run_record full = s.encode(f, doc, o, setup);
     RC_CLASSIFY(full.how == outcome::refused, "refused by the encoder");
     // an encoder's own refusal is a throw like any other: the completed writes, exactly
@@ -483,11 +416,10 @@ inline void capacity_growth_ignores_window(const std::vector<sut_entry>& suts) {
                 setup.window = w;
                 const run_record r = s.encode(f, doc, o, setup);
                 const where at{s.name, window_of(s, w), std::string(format_name(f))};
-                const auto rule = vector_rule(r.writes);
-                if (r.allocations != rule) {
-                    RC_FAIL(at.describe() + ": capacities " + list_of(r.allocations) +
-                            ", but seed 000's rule max(64, needed, 2 * capacity) gives " + list_of(rule) +
-                            " for writes " + list_of(r.writes));
+                const auto rule = s.expected_allocations(r.writes, setup);
+                if (!s.growth.empty() && r.allocations != rule) {
+                    RC_FAIL(at.describe() + ": capacities " + list_of(r.allocations) + ", but its rule (" + s.growth +
+                            ") gives " + list_of(rule) + " for writes " + list_of(r.writes));
                 }
                 if (reported_capacities(r) != r.allocations) {
                     RC_FAIL(at.describe() + ": reported capacities " + list_of(reported_capacities(r)) +
@@ -576,7 +508,7 @@ inline void chunks_double_up_to_the_cap(const sut_entry& chunked, const sut_entr
     require_sound(
         r, {chunked.name, none, "first " + std::to_string(first) + ", cap " + std::to_string(cap) + ", " + input},
         true);
-    const auto rule = chunk_rule(r.writes, first, cap);
+    const auto rule = chunk_doubling::allocations(r.writes, setup);
     if (r.allocations != rule) {
         RC_FAIL(at + ": allocated chunks " + list_of(r.allocations) + ", but doubling from " + std::to_string(first) +
                 " up to " + std::to_string(cap) + " gives " + list_of(rule) + " for writes " + list_of(r.writes));
@@ -674,43 +606,81 @@ inline void patched_bson_lengths_equal_precomputed(const sut_entry& seekable, co
     }
 }
 
-inline void seek_programs_match_a_byte_array(const sut_entry& seekable) {
-    const auto prog = *write_program_gen(true, true);
-    const std::size_t w = (*window_gen()).bytes;
+/// Any sink: a write program (with seeks when the sink can seek, and a throw at one write)
+/// leaves the target holding exactly the bytes of the writes that returned, where they went.
+inline void write_programs_match_a_byte_array(const sut_entry& s) {
+    const auto prog = *write_program_gen(s.seekable, true);
+    const std::size_t w = s.windowed ? (*window_gen()).bytes : default_window;
     run_setup setup;
     setup.window = w;
     // the fault point counts ops; the fault wrapper counts write calls (a seek is not one)
     std::size_t write_calls = 0;
-    for (std::size_t i = 0; i < prog.ops.size() && i <= prog.fault_at; ++i) {
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < prog.ops.size(); ++i) {
         if (prog.ops[i].what != write_op::kind::seek) {
             ++write_calls;
+            total += prog.ops[i].what == write_op::kind::block ? prog.ops[i].length : 1;
             if (i == prog.fault_at) {
                 setup.write_fault = write_calls;
             }
         }
     }
-    const run_record r = seekable.program(prog, setup);
+    setup.span_capacity = total;
+    const run_record r = s.program(prog, setup);
     RC_CLASSIFY(setup.write_fault != 0, "with a fault");
-    require_sound(r, {seekable.name, w, "a write program"}, true, true);
+    require_sound(r, {s.name, window_of(s, w), "a write program"}, s.stores, s.seekable);
 }
 
-}  // namespace sinkcheck::prop
+inline void seek_programs_match_a_byte_array(const sut_entry& seekable) { write_programs_match_a_byte_array(seekable); }
+
+/// Any sink with a growth rule: the allocations its target makes are exactly what the rule says
+/// for the writes it was given, for write programs and encodings, at every window.
+inline void follows_its_growth_rule(const sut_entry& s) {
+    run_setup setup;
+    setup.window = s.windowed ? (*window_gen()).bytes : default_window;
+    const chunk_bounds bounds = *rc::gen::apply(
+        [](std::size_t first, std::size_t doublings) {
+            return chunk_bounds{first, first << doublings};
+        },
+        one_of_values<std::size_t>({2048, 1, 2, 3, 16, 100}), one_of_values<std::size_t>({5, 0, 1, 2, 3, 4, 6}));
+    setup.first_chunk = bounds.first;
+    setup.max_chunk = bounds.cap;
+    run_record r;
+    std::string input;
+    if (*rc::gen::arbitrary<bool>()) {
+        r = s.program(*write_program_gen(false, false), setup);
+        input = "a write program";
+    } else {
+        const format f = *format_gen();
+        r = s.encode(f, document_for(f, *json_value<json>(sink_profile())), encode_options{}, setup);
+        input = std::string(format_name(f));
+    }
+    const where at{s.name, window_of(s, setup.window), input};
+    require_sound(r, at, s.stores);
+    const auto rule = s.expected_allocations(r.writes, setup);
+    if (r.allocations != rule) {
+        RC_FAIL(at.describe() + ": allocations " + list_of(r.allocations) + ", but its rule (" + s.growth + ") gives " +
+                list_of(rule) + " for writes " + list_of(r.writes));
+    }
+}
+
+}  // namespace sinkcheck::testkit
 
 namespace rc {
 template <>
-struct ShowType<sinkcheck::prop::shape> {
+struct ShowType<sinkcheck::testkit::shape> {
     static void showType(std::ostream& os) { os << "UBJSON/BJData shape"; }
 };
 template <>
-struct ShowType<sinkcheck::prop::window_choice> {
+struct ShowType<sinkcheck::testkit::window_choice> {
     static void showType(std::ostream& os) { os << "window"; }
 };
 template <>
-struct ShowType<sinkcheck::prop::chunk_bounds> {
+struct ShowType<sinkcheck::testkit::chunk_bounds> {
     static void showType(std::ostream& os) { os << "chunks"; }
 };
 template <>
-struct ShowType<sinkcheck::prop::sink_choice> {
+struct ShowType<sinkcheck::testkit::sink_choice> {
     static void showType(std::ostream& os) { os << "sink"; }
 };
 }  // namespace rc

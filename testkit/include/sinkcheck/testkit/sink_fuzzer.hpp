@@ -1,0 +1,236 @@
+// sinkcheck/testkit/sink_fuzzer.hpp — a libFuzzer target that runs write programs on sinks.
+//
+// The input is read as a program (one-byte writes, blocks at the window, chunk and capacity
+// edges, seeks for the sinks that can, a throw at one allocation or one write call) and a setup
+// (window, first chunk and cap drawn independently, fixed capacity). Every sink of the list runs
+// it through the kit's harness (harness.hpp), and each run must hold what the properties demand:
+// the target holds exactly the bytes of the writes that returned, where they went; position()
+// counts them; the only exceptions are the armed fault and a fixed-capacity sink's overflow;
+// nothing leaks and the destructor does not allocate; a declared growth rule is followed (a prefix
+// of it after a fault); every growth of a windowed sink makes at most max(window, write) bytes
+// writable; chunk sizes reported equal the chunks allocated. A broken promise prints the program
+// and the sink and stops at a crash site of its own per (kind, sink).
+//
+//   SINKCHECK_SINK_FUZZER(my_traits);   // or several: SINKCHECK_SINK_FUZZER(a_traits, b_traits);
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sinkcheck/testkit/fuzz_report.hpp"
+#include "sinkcheck/testkit/harness.hpp"
+#include "sinkcheck/testkit/sink_traits.hpp"
+#include "sinkcheck/testkit/write_program.hpp"
+
+namespace sinkcheck::testkit {
+
+/// Reads bounded integers from the front of a fuzz input; past its end every read gives lo.
+class byte_source {
+public:
+    byte_source(const std::uint8_t* data, std::size_t size) : p_(data), end_(data + size) {}
+
+    std::size_t remaining() const noexcept { return static_cast<std::size_t>(end_ - p_); }
+
+    /// A value in [lo, hi], from as few bytes as the range needs.
+    std::size_t in(std::size_t lo, std::size_t hi) noexcept {
+        const std::size_t span = hi - lo;
+        std::size_t v = 0;
+        for (std::size_t used = 0; used < span && p_ != end_; used = (used << 8) | 0xFF) {
+            v = (v << 8) | *p_++;
+        }
+        return span == static_cast<std::size_t>(-1) ? lo + v : lo + v % (span + 1);
+    }
+
+    template <class T, std::size_t N>
+    T pick(const T (&table)[N]) noexcept {
+        return table[in(0, N - 1)];
+    }
+
+private:
+    const std::uint8_t* p_;
+    const std::uint8_t* end_;
+};
+
+/// A program and the setup it runs under, as read from a fuzz input.
+struct fuzz_program {
+    write_program prog;
+    run_setup setup;
+    std::size_t bytes = 0;  // written by the program in all
+
+    std::string describe() const {
+        return std::to_string(prog.ops.size()) + " ops (" + std::to_string(bytes) + " bytes), window " +
+               window_name(setup.window) + ", chunks " + std::to_string(setup.first_chunk) + ".." +
+               std::to_string(setup.max_chunk) + ", capacity " + std::to_string(setup.span_capacity) +
+               ", fault at allocation " + std::to_string(setup.alloc_fault) + " / write " +
+               std::to_string(setup.write_fault);
+    }
+};
+
+inline fuzz_program read_fuzz_program(const std::uint8_t* data, std::size_t size) {
+    static constexpr std::size_t windows[] = {1, 2, 3, 7, 16, 63, 64, 65, 100, 4096, 65536, unlimited_window};
+    // small and odd sizes weighted up: an odd cap whose half rounds down shows a < / <= slip
+    static constexpr std::size_t chunk_sizes[] = {1,  2,  3,  4,  5,  7,  8,   9,    15,   16,
+                                                  17, 31, 32, 33, 63, 64, 100, 2048, 4096, 65536};
+    static constexpr std::size_t block_sizes[] = {0,  1,  2,  3,   5,   7,   13,   15,   16,   17,   31,   32,   33,
+                                                  63, 64, 65, 127, 128, 129, 1024, 2047, 2048, 2049, 4095, 4096, 4097};
+    // writes around the default 64 KiB window: rare, since each costs every sink 64 KiB
+    static constexpr std::size_t big_sizes[] = {65535, 65536, 65537};
+    // enough to cross the default 64 KiB window once; more only slows every run down
+    constexpr std::size_t max_bytes = 72 * 1024;
+    byte_source in(data, size);
+    fuzz_program p;
+    p.setup.window = in.pick(windows);
+    p.setup.first_chunk = in.pick(chunk_sizes);
+    p.setup.max_chunk = std::max(p.setup.first_chunk, in.pick(chunk_sizes));
+    switch (in.in(0, 2)) {
+        case 1: p.setup.alloc_fault = in.in(1, 64); break;
+        case 2: p.setup.write_fault = in.in(1, 64); break;
+        default: break;
+    }
+    const std::size_t spare = in.in(0, 3) == 0 ? 0 : in.in(0, 80);  // capacity past the program's bytes
+    const bool short_capacity = in.in(0, 7) == 0;
+    while (in.remaining() > 0 && p.prog.ops.size() < 256) {
+        write_op op;
+        op.salt = static_cast<std::uint8_t>(in.in(0, 255));
+        switch (in.in(0, 7)) {
+            case 0: op.what = write_op::kind::byte; break;
+            case 1:
+                op.what = write_op::kind::seek;
+                op.target = in.in(0, 0xFFFF);
+                break;
+            case 2:
+                op.what = write_op::kind::block;
+                op.length = in.in(0, 0xFF) == 0xB1 ? in.pick(big_sizes) : in.in(0, 300);
+                break;
+            case 3:
+                op.what = write_op::kind::block;
+                op.length = p.setup.window <= 65536 ? p.setup.window - 1 + in.in(0, 2) : in.in(0, 300);
+                break;
+            default:
+                op.what = write_op::kind::block;
+                op.length = in.pick(block_sizes);
+                break;
+        }
+        const std::size_t n = op.what == write_op::kind::block ? op.length : op.what == write_op::kind::byte ? 1 : 0;
+        if (p.bytes + n > max_bytes) {
+            break;
+        }
+        p.bytes += n;
+        p.prog.ops.push_back(op);
+    }
+    p.setup.span_capacity = short_capacity ? p.bytes / 2 : p.bytes + spare;
+    return p;
+}
+
+namespace detail {
+
+[[noreturn]] inline void sink_finding(fuzz::mismatch kind, std::size_t site, const std::string& sink,
+                                      const fuzz_program& p, const std::string& text) {
+    fuzz::print_finding_header(kind, "write program", sink, "the model");
+    fuzz::print_note(sink, text);
+    fuzz::print_note("program", p.describe());
+    fuzz::crash<fuzz::target::sink>(kind, site);
+}
+
+inline bool has_seek(const write_program& prog) {
+    return std::any_of(prog.ops.begin(), prog.ops.end(),
+                       [](const write_op& op) { return op.what == write_op::kind::seek; });
+}
+
+}  // namespace detail
+
+/// Runs p on the sink described by T and stops at its crash site (site) if a promise breaks.
+template <class T>
+void fuzz_one_sink(const fuzz_program& p, std::size_t site) {
+    using traits = sink_traits<T>;
+    const std::string name(traits::name());
+    const run_record r = drive<T>(p.setup, [&](auto& sink) {
+        std::size_t size = 0;
+        play(p.prog, sink, size);
+    });
+    auto fail = [&](fuzz::mismatch kind, const std::string& text) { detail::sink_finding(kind, site, name, p, text); };
+    const bool seeks = traits::seekable && detail::has_seek(p.prog);
+    // the only exceptions allowed: the armed fault, and a fixed-capacity sink's overflow
+    const bool allowed = r.how == outcome::completed || (r.how == outcome::write_fault && p.setup.write_fault != 0) ||
+                         (r.how == outcome::alloc_fault && p.setup.alloc_fault != 0) ||
+                         (r.how == outcome::sink_error && traits::fixed_capacity);
+    if (!allowed) {
+        fail(fuzz::mismatch::unexpected_error, std::string(outcome_name(r.how)) + ": " + r.error);
+    }
+    if (traits::fixed_capacity && r.how == outcome::completed && p.bytes > p.setup.span_capacity) {
+        fail(fuzz::mismatch::model, "wrote " + std::to_string(p.bytes) + " bytes into a capacity of " +
+                                        std::to_string(p.setup.span_capacity) + " without throwing");
+    }
+    if (traits::stores && r.bytes != r.model) {
+        fuzz::print_finding_header(fuzz::mismatch::model, "write program", name, "the model");
+        fuzz::print_byte_difference(name, r.bytes, "model", r.model);
+        fail(fuzz::mismatch::model,
+             "the target does not hold exactly the writes that returned (" + std::string(outcome_name(r.how)) + ")");
+    }
+    if (!seeks && r.position != r.model.size()) {
+        fail(fuzz::mismatch::model, "position() " + std::to_string(r.position) + " after writes of " +
+                                        std::to_string(r.model.size()) + " bytes");
+    }
+    if (!r.leaks.empty()) {
+        fail(fuzz::mismatch::leak, r.leaks);
+    }
+    if (r.allocations_in_destructor != 0) {
+        fail(fuzz::mismatch::leak, "the destructor allocated " + std::to_string(r.allocations_in_destructor) +
+                                       " times (a trim must not allocate)");
+    }
+    if constexpr (traits::has_growth_rule) {
+        if (!seeks) {
+            // after a fault, the allocations made are the rule's first ones
+            const std::vector<std::size_t> rule = traits::expected_allocations(r.writes, p.setup);
+            const bool follows = r.how == outcome::completed
+                                     ? r.allocations == rule
+                                     : r.allocations.size() <= rule.size() &&
+                                           std::equal(r.allocations.begin(), r.allocations.end(), rule.begin());
+            if (!follows) {
+                fail(fuzz::mismatch::capacity_trace, "allocations " + list_of(r.allocations) + "; its rule (" +
+                                                         std::string(traits::growth_description()) + ") gives " +
+                                                         list_of(rule));
+            }
+        }
+    }
+    if constexpr (traits::windowed) {
+        for (const growth_event& e : r.growths) {  // each growth, not only the largest
+            if (e.ahead > std::max(p.setup.window, e.request)) {
+                fail(fuzz::mismatch::zero_fill, "a growth at byte " + std::to_string(e.position) + " for a write of " +
+                                                    std::to_string(e.request) + " made " + std::to_string(e.ahead) +
+                                                    " bytes writable with window " + window_name(p.setup.window));
+            }
+        }
+        if (r.max_ahead_after_write != none && r.max_ahead_after_write > p.setup.window) {
+            fail(fuzz::mismatch::zero_fill,
+                 std::to_string(r.max_ahead_after_write) + " bytes found writable ahead of the cursor after a write");
+        }
+    }
+    if constexpr (traits::reports_chunks) {
+        if (r.chunks != r.allocations) {
+            fail(fuzz::mismatch::capacity_trace,
+                 "reports chunks " + list_of(r.chunks) + ", allocated " + list_of(r.allocations));
+        }
+    }
+}
+
+/// Runs one fuzz input on every sink of the list; site of a sink = its index + 1.
+template <class... T>
+void fuzz_sinks(sink_list<T...>, const std::uint8_t* data, std::size_t size) {
+    const fuzz_program p = read_fuzz_program(data, size);
+    std::size_t site = 0;
+    (fuzz_one_sink<T>(p, ++site), ...);
+}
+
+}  // namespace sinkcheck::testkit
+
+/// Defines LLVMFuzzerTestOneInput for the sinks described by the traits given.
+#define SINKCHECK_SINK_FUZZER(...)                                                                    \
+    extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {               \
+        ::sinkcheck::testkit::fuzz_sinks(::sinkcheck::testkit::sink_list<__VA_ARGS__>{}, data, size); \
+        return 0;                                                                                     \
+    }                                                                                                 \
+    static_assert(true, "a semicolon after SINKCHECK_SINK_FUZZER(...)")

@@ -1,0 +1,236 @@
+// sinkcheck/testkit/sinks.hpp — sinkcheck's own sinks, each described once by its traits.
+//
+// builtin_sinks is the one list of sinks: the registry (`sinkcheck sinks`, `--sink`, `check`),
+// every property, fuzz_sink, fuzz_fault and every differential encoder target iterate it, so a
+// sink added here is checked everywhere. Each traits struct says how to build the sink's target
+// with a tracing allocator (so allocations can be counted, failed on cue and checked for leaks),
+// how to build the sink over it and how to read back what the target holds: after the sink is
+// destroyed for the sinks that write into a caller's container (the trim is part of what is
+// checked), just before for the sinks that own their bytes (sink_traits.hpp has the protocol).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sinkcheck/instrument/tracing_allocator.hpp"
+#include "sinkcheck/sink/chunked_sink.hpp"
+#include "sinkcheck/sink/counting_sink.hpp"
+#include "sinkcheck/sink/legacy_vector_sink.hpp"
+#include "sinkcheck/sink/memory_writer.hpp"
+#include "sinkcheck/sink/ostream_sink.hpp"
+#include "sinkcheck/sink/protocol_sink.hpp"
+#include "sinkcheck/sink/seekable_memory_writer.hpp"
+#include "sinkcheck/sink/span_sink.hpp"
+#include "sinkcheck/sink/string_sink.hpp"
+#include "sinkcheck/sink/vector_sink.hpp"
+
+#include "harness.hpp"
+
+namespace sinkcheck::testkit {
+
+using byte_alloc = tracing_allocator<std::uint8_t>;
+using traced_bytes = std::vector<std::uint8_t, byte_alloc>;
+using traced_string = std::basic_string<char, std::char_traits<char>, tracing_allocator<char>>;
+
+template <class Container>
+std::vector<std::uint8_t> bytes_of(const Container& c) {
+    std::vector<std::uint8_t> out(c.size());
+    for (std::size_t i = 0; i < c.size(); ++i) {
+        out[i] = static_cast<std::uint8_t>(c[i]);
+    }
+    return out;
+}
+
+/// Shared by the sinks that write into a container the caller keeps (and that must be trimmed
+/// back to the bytes written when the sink goes).
+template <class Container>
+struct container_target {
+    Container c;
+    container_target(const run_setup&, std::shared_ptr<allocation_log> log)
+        : c(typename Container::allocator_type(std::move(log))) {}
+};
+
+template <class Container>
+struct over_container {
+    static constexpr bool stores = true;
+    using target = container_target<Container>;
+    static std::vector<std::uint8_t> contents(target& t) { return bytes_of(t.c); }
+    /// measured on the container itself, not on what the sink reports
+    template <class Sink>
+    static std::function<std::size_t()> ahead(Sink& s, target& t) {
+        return [&s, &t] { return t.c.size() - s.position(); };
+    }
+};
+
+struct vector_sink_traits : over_container<traced_bytes> {
+    static constexpr const char* name = "vector";
+    static constexpr const char* description =
+        "caller's std::vector, geometric growth, zero-fills a window ahead (seed 000)";
+    static constexpr bool windowed = true;
+    using growth = vector_doubling;
+    static basic_vector_sink<byte_alloc> make(target& t, const run_setup& s, growth_observer* o) {
+        return basic_vector_sink<byte_alloc>(t.c, s.window, o);
+    }
+};
+
+struct legacy_vector_sink_traits : over_container<traced_bytes> {
+    static constexpr const char* name = "legacy_vector";
+    static constexpr const char* description =
+        "caller's std::vector, zero-fills the whole new capacity (before seed 000)";
+    using growth = vector_doubling;
+    static basic_legacy_vector_sink<byte_alloc> make(target& t, const run_setup&, growth_observer* o) {
+        return basic_legacy_vector_sink<byte_alloc>(t.c, o);
+    }
+};
+
+/// Seed 002's rule, with the short buffer of the traced string type.
+struct exact_out_of_short_buffer {
+    static constexpr std::string_view description = "seed 002: exact out of the short buffer, then doubling";
+    static std::vector<std::size_t> allocations(const std::vector<std::size_t>& writes, const run_setup&) {
+        return string_rule(writes, traced_string().capacity());
+    }
+};
+
+struct string_sink_traits : over_container<traced_string> {
+    static constexpr const char* name = "string";
+    static constexpr const char* description =
+        "caller's std::string, exact first allocation out of the short buffer (seed 002)";
+    static constexpr bool windowed = true;
+    using growth = exact_out_of_short_buffer;
+    using sink_type = basic_string_sink<char, std::char_traits<char>, tracing_allocator<char>>;
+    static sink_type make(target& t, const run_setup& s, growth_observer* o) { return sink_type(t.c, s.window, o); }
+};
+
+/// The sinks that own their bytes: read them out before the sink is destroyed.
+struct owned_bytes_target {
+    std::shared_ptr<allocation_log> log;
+    std::vector<std::uint8_t> bytes;
+    owned_bytes_target(const run_setup&, std::shared_ptr<allocation_log> l) : log(std::move(l)) {}
+};
+
+struct owning {
+    static constexpr bool stores = true;
+    using target = owned_bytes_target;
+    static std::vector<std::uint8_t> contents(target& t) { return t.bytes; }
+};
+
+template <class Writer>
+struct memory_writer_like : owning {
+    static constexpr bool windowed = true;
+    static Writer make(target& t, const run_setup& s, growth_observer* o) {
+        Writer w(0, s.window, byte_alloc(t.log));
+        w.set_observer(o);
+        return w;
+    }
+    static void capture(Writer& w, target& t) {
+        const auto& b = w.bytes();
+        t.bytes.assign(b.begin(), b.end());
+    }
+};
+
+struct memory_writer_traits : memory_writer_like<basic_memory_writer<byte_alloc>> {
+    static constexpr const char* name = "memory";
+    static constexpr const char* description = "seekless memory writer (seed 004)";
+};
+
+struct seekable_memory_writer_traits : memory_writer_like<basic_seekable_memory_writer<byte_alloc>> {
+    static constexpr const char* name = "seekable_memory";
+    static constexpr const char* description = "seekable memory writer with overwrite and seek (seed 004)";
+};
+
+/// Chunk bounds come from run_setup (first_chunk, max_chunk), so a property can make the cap
+/// small enough to be reached by a small document.
+/// Also keeps each chunk's capacity (sink_traits reports them where a target has chunk_sizes).
+struct chunked_target : owned_bytes_target {
+    using owned_bytes_target::owned_bytes_target;
+    std::vector<std::size_t> chunk_sizes;
+};
+
+struct chunked_sink_traits : owning {
+    static constexpr const char* name = "chunked";
+    using target = chunked_target;
+    static constexpr const char* description = "list of chunks, 2 KiB doubling to 64 KiB (seed 003)";
+    using growth = chunk_doubling;
+    using sink_type = basic_chunked_sink<byte_alloc>;
+    static sink_type make(target& t, const run_setup& s, growth_observer*) {
+        return sink_type(s.first_chunk, s.max_chunk, byte_alloc(t.log));
+    }
+    static void capture(sink_type& sink, target& t) {
+        t.bytes = sink.flatten();
+        t.chunk_sizes.clear();
+        for (const auto& c : sink.chunks()) {
+            t.chunk_sizes.push_back(c.capacity);
+        }
+    }
+};
+
+struct ostream_sink_traits {
+    static constexpr const char* name = "ostream";
+    static constexpr const char* description = "std::ostream (an ostringstream here)";
+    struct target {
+        std::ostringstream os;
+    };
+    static ostream_sink make(target& t, const run_setup&, growth_observer*) { return ostream_sink(t.os); }
+    static std::vector<std::uint8_t> contents(target& t) { return bytes_of(t.os.str()); }
+};
+
+/// nlohmann's own vector output adapter behind the virtual protocol.
+struct protocol_sink_traits : over_container<traced_bytes> {
+    static constexpr const char* name = "protocol";
+    static constexpr const char* description = "virtual calls into an nlohmann output adapter (a vector adapter here)";
+    static protocol_sink make(target& t, const run_setup&, growth_observer*) {
+        return protocol_sink(std::make_shared<nlohmann::detail::output_vector_adapter<std::uint8_t, byte_alloc>>(t.c));
+    }
+};
+
+/// The buffer is prefilled with a sentinel: a byte stored past position() (a write that
+/// overflowed and was only partly refused) shows up in contents() as extra bytes.
+struct span_sink_traits {
+    static constexpr const char* name = "span";
+    static constexpr const char* description =
+        "fixed caller buffer, sized exactly by a counting pass; throws on overflow";
+    static constexpr bool fixed_capacity = true;
+    static constexpr std::uint8_t sentinel = 0xA5;
+    struct target {
+        std::vector<std::uint8_t> buf;
+        std::size_t used = 0;
+        target(const run_setup& s, const std::shared_ptr<allocation_log>&) : buf(s.span_capacity, sentinel) {}
+    };
+    static span_sink make(target& t, const run_setup&, growth_observer*) {
+        return span_sink(t.buf.data(), t.buf.size());
+    }
+    static void capture(span_sink& s, target& t) { t.used = s.position(); }
+    static std::vector<std::uint8_t> contents(target& t) {
+        std::size_t end = t.buf.size();
+        while (end > t.used && t.buf[end - 1] == sentinel) {
+            --end;
+        }
+        return {t.buf.begin(), t.buf.begin() + static_cast<std::ptrdiff_t>(end)};
+    }
+};
+
+struct counting_sink_traits {
+    static constexpr const char* name = "counting";
+    static constexpr const char* description = "counts bytes, stores none (run_sink reports only the size)";
+    static constexpr bool stores = false;
+    struct target {};
+    static counting_sink make(target&) { return counting_sink(); }
+};
+
+/// Every sinkcheck sink, in the order the registry lists them. Adding a sink: its header, its
+/// unit test and one entry here.
+using builtin_sinks = sink_list<vector_sink_traits, legacy_vector_sink_traits, string_sink_traits, chunked_sink_traits,
+                                memory_writer_traits, seekable_memory_writer_traits, ostream_sink_traits,
+                                protocol_sink_traits, span_sink_traits, counting_sink_traits>;
+
+/// The seekless memory writer: the baseline every other sink is compared with.
+using baseline_sink = memory_writer_traits;
+
+}  // namespace sinkcheck::testkit
