@@ -192,7 +192,9 @@ check_afl() {
   if ! find "$seeds" -type f -print0 | xargs -0 "$dir/out/$first" >"$dir/work/replay.log" 2>&1; then
     fail "afl: $first failed on its seeds"; tail -30 "$dir/work/replay.log" >&2; return
   fi
-  AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 \
+  # afl-fuzz refuses a caller's ASAN_OPTIONS (CI sets some) unless they leave symbolising off
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}symbolize=0:abort_on_error=1" \
+    AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 \
     afl-fuzz -V 5 -i "$seeds" -o "$dir/work/afl" -- "$dir/out/$first" \
     >"$dir/work/afl-fuzz.log" 2>&1 || { fail "afl: afl-fuzz failed"; tail -30 "$dir/work/afl-fuzz.log" >&2; return; }
   local stats="$dir/work/afl/default/fuzzer_stats" execs crashes
