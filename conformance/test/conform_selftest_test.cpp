@@ -30,15 +30,15 @@ namespace {
 // the bound is 512 MiB, which still fails a runner whose memory grows with the vector count
 // (the flood of every CBOR vector needed gigabytes before).
 #if defined(__SANITIZE_ADDRESS__)
-constexpr long rss_bound_kib = 512 * 1024;
+constexpr long rss_bound_kib = 512L * 1024;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-constexpr long rss_bound_kib = 512 * 1024;
+constexpr long rss_bound_kib = 512L * 1024;
 #else
-constexpr long rss_bound_kib = 100 * 1024;
+constexpr long rss_bound_kib = 100L * 1024;
 #endif
 #else
-constexpr long rss_bound_kib = 100 * 1024;
+constexpr long rss_bound_kib = 100L * 1024;
 #endif
 
 const std::string reference_encoder = SINKCHECK_ENCODER;
@@ -244,6 +244,7 @@ measured_run run_tool(const std::vector<std::string>& args) {
     std::vector<std::string> argv = {SINKCHECK_CLI, "conform"};
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<char*> argp;
+    argp.reserve(argv.size() + 1);
     for (std::string& a : argv) argp.push_back(a.data());
     argp.push_back(nullptr);
     const auto t0 = std::chrono::steady_clock::now();
