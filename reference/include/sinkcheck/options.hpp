@@ -30,19 +30,11 @@ inline constexpr std::string_view format_name(format f) noexcept {
     return "?";
 }
 
-namespace detail {
-/// all_formats lists every format, in the order of the enumeration: a format added to the enum
-/// (and so, by -Wswitch, to format_name) but not to all_formats fails to compile here.
-constexpr bool all_formats_complete() noexcept {
-    for (std::size_t i = 0; i < all_formats.size(); ++i) {
-        if (all_formats[i] != static_cast<format>(i)) {
-            return false;
-        }
-    }
-    return format_name(static_cast<format>(all_formats.size())) == "?";
-}
-static_assert(all_formats_complete(), "all_formats must list every sinkcheck::format, in order");
-}  // namespace detail
+// all_formats lists every format: a format added to the enum (and so, by -Wswitch, to
+// format_name) but not to all_formats fails to compile here.
+static_assert(format_name(static_cast<format>(all_formats.size())) == "?" &&
+                  all_formats.back() == static_cast<format>(all_formats.size() - 1),
+              "all_formats must list every sinkcheck::format, in order");
 
 inline std::optional<format> parse_format(std::string_view name) noexcept {
     for (format f : all_formats) {
