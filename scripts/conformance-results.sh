@@ -19,7 +19,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S . -B "$build" -G Ninja >/dev/null
 fi
 cmake --build "$build" --target sinkcheck_cli sinkcheck-encoder >/dev/null
-tool="$build/conformance/sinkcheck"
+tool="$build/tools/sinkcheck"
 out="$build/conformance-results"
 rm -rf "$out"
 mkdir -p "$out"

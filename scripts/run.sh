@@ -14,7 +14,7 @@ cmake --build build/release -j "$(nproc)" --target sinkcheck_cli
 status=0
 for doc in corpus/samples/*.json; do
   echo "== sinkcheck check $doc"
-  build/release/conformance/sinkcheck check "$doc" || status=1
+  build/release/tools/sinkcheck check "$doc" || status=1
 done
 if [ "$status" -ne 0 ]; then
   echo "sample check failed" >&2

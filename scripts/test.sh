@@ -8,8 +8,8 @@
 #      (LeakSanitizer on, halt on the first error), libFuzzer and source-based coverage, runs every
 #      test again, and reports the coverage of reference/ against .ci/coverage-floor
 #      (build/clang-asan);
-#   4. runs clang-tidy over conformance/ and the reference/ units that instantiate every header
-#      (scripts/tidy.sh --ci; without --ci it takes every unit of both);
+#   4. runs clang-tidy over conformance/, tools/ and the reference/ units that instantiate every
+#      header (scripts/tidy.sh --ci; without --ci it takes every unit of reference/ too);
 #   5. runs every fuzzer for a bounded number of runs;
 #   6. clones the repository into an empty directory and runs the README's main-job command
 #      there with a short fuzzing budget (scripts/fresh-machine.sh).

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # tidy.sh — clang-tidy 14 with the committed .clang-tidy over every translation unit of
-# reference/ (its tests, which instantiate every header), testkit/src/ and conformance/; findings
-# in the headers of reference/include/sinkcheck/, of the kit's instrumentation, registry and sink
-# list, and of conformance/ count (HeaderFilterRegex).
+# reference/ (its tests, which instantiate every header), testkit/src/, conformance/ and tools/;
+# findings in the headers of reference/include/sinkcheck/, of the kit's instrumentation, registry
+# and sink list, of conformance/ and of tools/ count (HeaderFilterRegex).
 #
 # usage: scripts/tidy.sh [--build DIR] [--ci] [FILE...]
 #   --build DIR  where the compile database is configured (default build/tidy; configure only,
 #                nothing is compiled)
-#   --ci         every unit of conformance/ and testkit/src/, and of reference/ only those that
-#                between them instantiate every header (sink_registry_test,
+#   --ci         every unit of conformance/, tools/ and testkit/src/, and of reference/ only
+#                those that between them instantiate every header (sink_registry_test,
 #                bon8_decoder_test, instrument_test): half the time, the same headers checked
 #   FILE...      only these translation units (paths relative to the repository)
 # Exit status: 0 clean, 1 findings (each printed as file:line:col: message [check]), 2 usage
@@ -43,7 +43,7 @@ for entry in json.load(open(sys.argv[1])):
     rel = f[len(root):] if f.startswith(root) else f
     if rel.startswith("reference/test/consumer/"):
         continue
-    if rel.startswith(("conformance/", "testkit/src/")) or (rel.startswith("reference/") and (not ci or os.path.basename(rel) in chosen)):
+    if rel.startswith(("conformance/", "tools/", "testkit/src/")) or (rel.startswith("reference/") and (not ci or os.path.basename(rel) in chosen)):
         print(rel)
 PY
   )

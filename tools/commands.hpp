@@ -1,4 +1,4 @@
-// conformance/cli/commands.hpp — the `sinkcheck` command table and what the subcommands share.
+// tools/commands.hpp — the `sinkcheck` command table and what the subcommands share.
 //
 // Every subcommand is a `command` object defined in its own .cpp; adding one is one line in
 // SINKCHECK_CLI_COMMANDS below. The helpers here keep the user-facing contract in one place:

@@ -1,4 +1,4 @@
-// conformance/cli/arguments.cpp — the command-line grammar every subcommand shares.
+// tools/arguments.cpp — the command-line grammar every subcommand shares.
 //
 // One small parser instead of getopt: long options only, `--opt value` or `--opt=value`,
 // operands anywhere, `--` ends the options. Anything it does not know is a usage error (exit 2)

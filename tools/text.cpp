@@ -1,4 +1,4 @@
-// conformance/cli/text.cpp — JSON text for values JSON cannot hold, both ways, and raw output.
+// tools/text.cpp — JSON text for values JSON cannot hold, both ways, and raw output.
 //
 // nlohmann's dump() throws on binary values and prints NaN and ±Inf as null, so a decoded
 // CBOR or MessagePack document could not be printed and read back. The notation (docs/cli.md):

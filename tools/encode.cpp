@@ -1,4 +1,4 @@
-// conformance/cli/encode.cpp — `sinkcheck encode`: a value in, its encoding out.
+// tools/encode.cpp — `sinkcheck encode`: a value in, its encoding out.
 //
 // The whole encoding is made before the first byte reaches stdout, so a refusal halfway through
 // a document leaves stdout empty instead of holding a truncated encoding that looks valid.

@@ -1,4 +1,4 @@
-// cli_conform.cpp — `sinkcheck conform`: the conformance runner as a subcommand of the tool.
+// tools/conform.cpp — `sinkcheck conform`: the conformance runner as a subcommand of the tool.
 #include "commands.hpp"
 #include "sinkcheck/conform/run.hpp"
 

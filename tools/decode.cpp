@@ -1,4 +1,4 @@
-// conformance/cli/decode.cpp — `sinkcheck decode`: any format in, JSON text out.
+// tools/decode.cpp — `sinkcheck decode`: any format in, JSON text out.
 //
 // Binary values and non-finite numbers come out in the text notation (docs/cli.md), so that
 // `encode` can read the text back to the same value.

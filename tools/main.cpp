@@ -1,4 +1,4 @@
-// conformance/cli/main.cpp — `sinkcheck`: finds the subcommand in the command table, runs it on
+// tools/main.cpp — `sinkcheck`: finds the subcommand in the command table, runs it on
 // a large stack and turns every way it can fail into a message and a documented exit code.
 //
 // The large stack is for the oracle: nlohmann 3.11.2 reads, writes and prints recursively, and

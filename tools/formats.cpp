@@ -1,4 +1,4 @@
-// conformance/cli/formats.cpp — `sinkcheck formats`: the format names --to and --from accept.
+// tools/formats.cpp — `sinkcheck formats`: the format names --to and --from accept.
 #include <string>
 
 #include "commands.hpp"

@@ -1,4 +1,4 @@
-// conformance/cli/sinks.cpp — `sinkcheck sinks`: the sink names --sink accepts.
+// tools/sinks.cpp — `sinkcheck sinks`: the sink names --sink accepts.
 #include <string>
 
 #include "commands.hpp"

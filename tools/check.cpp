@@ -1,4 +1,4 @@
-// conformance/cli/check.cpp — `sinkcheck check`: one value through every sink, window and format.
+// tools/check.cpp — `sinkcheck check`: one value through every sink, window and format.
 //
 // What must agree (DESIGN.md, "What the tests assert"), for each format:
 //   - every sink at every window writes the reference bytes (memory writer), or refuses alike;

@@ -1,4 +1,4 @@
-// conformance/cli/input.cpp — reading the value a command works on, from JSON text or any of
+// tools/input.cpp — reading the value a command works on, from JSON text or any of
 // the six binary formats, with the place of every error.
 //
 // nlohmann's readers are driven through a SAX handler of our own rather than parse()/from_*():

@@ -2,7 +2,7 @@
 # CLI tests: drive the built `sinkcheck` binary and check exit codes, stdout and stderr.
 #
 # usage: cli_test.sh SINKCHECK SAMPLES_DIR GROUP
-# Each GROUP is one CTest test (conformance/CMakeLists.txt). Expected bytes are written by hand
+# Each GROUP is one CTest test (tools/CMakeLists.txt). Expected bytes are written by hand
 # from the format specifications (RFC 8949, the MessagePack spec, ...), never taken from the tool.
 set -u
 bin=$1
@@ -85,7 +85,8 @@ bytes() {
 
 # the subcommands `sinkcheck --help` lists (every one must answer --help and refuse a bad option)
 commands=$("$bin" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
-# the ones defined in conformance/cli, whose messages these tests know
+# the ones whose options tools/arguments.cpp parses, whose messages these tests know (conform
+# parses its own, in the conformance runner)
 own_commands="encode decode check formats sinks"
 formats="cbor msgpack ubjson bjdata bson bon8"
 
