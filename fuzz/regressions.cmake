@@ -34,11 +34,9 @@ foreach(name ${SINKCHECK_FUZZERS})
 endforeach()
 
 set(planted ${CMAKE_CURRENT_SOURCE_DIR}/test/planted/fuzz_cbor-edge-64.json)
-if(TARGET fuzz_cbor AND EXISTS ${planted})
-  add_test(NAME fuzz_regressions_teeth
-    COMMAND ${CMAKE_COMMAND} -DFUZZER=$<TARGET_FILE:fuzz_cbor> -DDIR=${SINKCHECK_REGRESSIONS_DIR}/fuzz_cbor
-            -DPLANTED=${planted} -DENGINE=${regressions_engine}
-            -DWORK=${CMAKE_CURRENT_BINARY_DIR}/regressions-teeth
-            -P ${CMAKE_CURRENT_SOURCE_DIR}/test/regression_teeth.cmake)
-  set_tests_properties(fuzz_regressions_teeth PROPERTIES LABELS fuzz-replay TIMEOUT 300)
-endif()
+add_test(NAME fuzz_regressions_teeth
+  COMMAND ${CMAKE_COMMAND} -DFUZZER=$<TARGET_FILE:fuzz_cbor> -DDIR=${SINKCHECK_REGRESSIONS_DIR}/fuzz_cbor
+          -DPLANTED=${planted} -DENGINE=${regressions_engine}
+          -DWORK=${CMAKE_CURRENT_BINARY_DIR}/regressions-teeth
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/test/regression_teeth.cmake)
+set_tests_properties(fuzz_regressions_teeth PROPERTIES LABELS fuzz-replay TIMEOUT 300)
