@@ -1,0 +1,244 @@
+// decoder_base.hpp — what the runner's per-format decoders (decode_<format>.cpp) share: the
+// bounds-checked cursor with its annotations, the value builder, the float conversions, and the
+// entry point of each decoder, which decode.cpp dispatches to. Private to the runner.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sinkcheck/conform/decode.hpp"
+#include "sinkcheck/conform/value_text.hpp"
+#include "sinkcheck/detail/utf8.hpp"
+
+namespace sinkcheck::conform::decoding {
+
+using json = nlohmann::json;
+
+inline constexpr std::uint64_t unknown_count = std::numeric_limits<std::uint64_t>::max();
+/// Typed UBJSON containers of marker-only elements ([$Z#...) take no bytes per element; this
+/// caps how many a decoder will believe.
+inline constexpr std::uint64_t max_empty_elements = 1u << 24;
+
+struct failure {
+    std::size_t offset;
+    std::string message;
+};
+
+inline std::string shown(const std::string& s) {
+    std::string r = render_value(json(s), 60);
+    return r;
+}
+
+inline std::string hex_preview(const std::uint8_t* p, std::size_t n) {
+    static const char digits[] = "0123456789abcdef";
+    std::string out = "h'";
+    for (std::size_t i = 0; i < n && i < 24; ++i) {
+        out += digits[p[i] >> 4];
+        out += digits[p[i] & 15];
+    }
+    if (n > 24) out += "...";
+    out += '\'';
+    return out;
+}
+
+inline std::string float_text(double d) { return render_value(json(d)); }
+
+/// Builds a json value from decoder events without recursion.
+class builder {
+public:
+    explicit builder(bool enabled) : enabled_(enabled) {}
+
+    /// False when the key already exists in the enclosing object.
+    bool scalar(json&& v) { return place(std::move(v)) != nullptr || !enabled_; }
+    bool open(bool object) {
+        json* node = place(object ? json::object() : json::array());
+        if (enabled_ && node == nullptr) return false;
+        stack_.push_back(node);
+        keys_.emplace_back();
+        return true;
+    }
+    void key(std::string k) {
+        if (enabled_) keys_.back() = std::move(k);
+    }
+    void close() {
+        stack_.pop_back();
+        keys_.pop_back();
+    }
+    json take() { return std::move(root_); }
+
+private:
+    json* place(json&& v) {
+        if (!enabled_) return nullptr;
+        if (stack_.empty() || stack_.back() == nullptr) {
+            root_ = std::move(v);
+            return &root_;
+        }
+        json* top = stack_.back();
+        if (top->is_array()) {
+            auto& a = top->get_ref<json::array_t&>();
+            a.push_back(std::move(v));
+            return &a.back();
+        }
+        auto& o = top->get_ref<json::object_t&>();
+        // Encoders mostly write keys in order, so the end is usually the right hint.
+        const std::size_t before = o.size();
+        auto it = o.emplace_hint(o.end(), keys_.back(), std::move(v));
+        return o.size() != before ? &it->second : nullptr;
+    }
+
+    bool enabled_;
+    json root_;
+    std::vector<json*> stack_;
+    std::vector<std::string> keys_;
+};
+
+/// What every format decoder shares: a bounds-checked cursor, annotations, the builder.
+class decoder_base {
+public:
+    decoder_base(const std::uint8_t* p, std::size_t n, const decode_limits& limits, decoded& out)
+        : p_(p), n_(n), limits_(limits), out_(out), build_(limits.build_value) {}
+
+protected:
+    [[noreturn]] void fail(std::size_t at, const std::string& message) const { throw failure{at, message}; }
+
+    void need(std::size_t k) const {
+        if (k > n_ - pos_) {
+            fail(pos_, "unexpected end of input: " + std::to_string(k) + " more byte(s) needed, " +
+                           std::to_string(n_ - pos_) + " left");
+        }
+    }
+    std::uint8_t byte() {
+        need(1);
+        return p_[pos_++];
+    }
+    std::uint8_t peek() const {
+        need(1);
+        return p_[pos_];
+    }
+    std::uint64_t be(std::size_t k) {
+        need(k);
+        std::uint64_t v = 0;
+        for (std::size_t i = 0; i < k; ++i) v = (v << 8) | p_[pos_ + i];
+        pos_ += k;
+        return v;
+    }
+    std::uint64_t le(std::size_t k) {
+        need(k);
+        std::uint64_t v = 0;
+        for (std::size_t i = k; i > 0; --i) v = (v << 8) | p_[pos_ + i - 1];
+        pos_ += k;
+        return v;
+    }
+    std::string text(std::size_t k, std::size_t at) {
+        need(k);
+        std::string s(reinterpret_cast<const char*>(p_ + pos_), k);
+        pos_ += k;
+        const std::size_t bad = detail::utf8_invalid_at(s.data(), s.size());
+        if (bad != detail::utf8_valid) fail(at, "string is not valid UTF-8 (byte " + std::to_string(bad) + " of it)");
+        return s;
+    }
+    std::vector<std::uint8_t> raw(std::size_t k) {
+        need(k);
+        std::vector<std::uint8_t> v(p_ + pos_, p_ + pos_ + k);
+        pos_ += k;
+        return v;
+    }
+    void check_count(std::uint64_t count, std::size_t min_item_bytes, std::size_t at) const {
+        if (min_item_bytes == 0 ? count > max_empty_elements : count > (n_ - pos_) / min_item_bytes) {
+            fail(at, "count " + std::to_string(count) + " exceeds what the remaining " + std::to_string(n_ - pos_) +
+                         " bytes can hold");
+        }
+    }
+    void note(std::size_t at, std::string t) {
+        if (out_.lines.size() < limits_.max_lines) {
+            out_.lines.push_back({at, pos_ - at, depth_, std::move(t)});
+        }
+    }
+    void enter() {
+        ++depth_;
+        if (depth_ > out_.max_depth) out_.max_depth = depth_;
+        if (depth_ > limits_.max_depth) fail(pos_, "nesting deeper than " + std::to_string(limits_.max_depth));
+    }
+    void leave() { --depth_; }
+    /// Ends the innermost container; true when that was the outermost one.
+    template <class Stack>
+    bool close_innermost(Stack& stack) {
+        build_.close();
+        stack.pop_back();
+        leave();
+        return stack.empty();
+    }
+    void scalar(json&& v, std::size_t at) {
+        if (!build_.scalar(std::move(v))) fail(at, "duplicate key in an object");
+    }
+    void open(bool object, std::size_t at) {
+        if (!build_.open(object)) fail(at, "duplicate key in an object");
+    }
+    /// A float item: annotated as "label value", placed as a double.
+    void floating(double d, std::size_t at, const std::string& label) {
+        note(at, label + " " + float_text(d));
+        scalar(json(d), at);
+    }
+    void finish() {
+        if (pos_ != n_) fail(pos_, std::to_string(n_ - pos_) + " byte(s) after the end of the value");
+        out_.value = build_.take();
+    }
+
+    const std::uint8_t* p_;
+    std::size_t n_;
+    std::size_t pos_ = 0;
+    std::size_t depth_ = 0;
+    decode_limits limits_;
+    decoded& out_;
+    builder build_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Floats from their IEEE 754 bits: binary16 (CBOR, BJData), binary32 and binary64
+
+inline double half_to_double(std::uint16_t h) {
+    const int e = (h >> 10) & 0x1f;
+    const int m = h & 0x3ff;
+    double v;
+    if (e == 0)
+        v = std::ldexp(m, -24);
+    else if (e == 31)
+        v = m == 0 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+    else
+        v = std::ldexp(m + 1024, e - 25);
+    return (h & 0x8000) != 0 ? -v : v;
+}
+
+inline double float_from_bits(std::uint32_t b) {
+    float f;
+    std::memcpy(&f, &b, 4);
+    return static_cast<double>(f);
+}
+inline double double_from_bits(std::uint64_t b) {
+    double d;
+    std::memcpy(&d, &b, 8);
+    return d;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The decoders, one per source: each reads one complete value from [p, p+n) into out, and
+// throws failure at the first byte it cannot accept.
+
+void decode_annotated_cbor(const std::uint8_t* p, std::size_t n, const decode_limits& limits, decoded& out);
+void decode_annotated_msgpack(const std::uint8_t* p, std::size_t n, const decode_limits& limits, decoded& out);
+/// UBJSON (Draft 12, big-endian) or, with bjdata, BJData (Draft 2, little-endian).
+void decode_annotated_ubjson(const std::uint8_t* p, std::size_t n, const decode_limits& limits, decoded& out,
+                             bool bjdata);
+void decode_annotated_bson(const std::uint8_t* p, std::size_t n, const decode_limits& limits, decoded& out);
+/// Annotation only: the value comes from sinkcheck's BON8 decoder (decode.cpp).
+void decode_annotated_bon8(const std::uint8_t* p, std::size_t n, const decode_limits& limits, decoded& out);
+
+}  // namespace sinkcheck::conform::decoding
