@@ -29,12 +29,9 @@ out=docs/bench
 mkdir -p "$out"
 targets=(bench_encoders bench_sinks bench_fault_cost perf_gate)
 
-build() {  # build DIR COMPILER
-  # Warnings are not errors here: a Release (-O3) build sees false positives that -O2 does not,
-  # and a benchmark run should not depend on them. scripts/test.sh builds with -Werror.
-  cmake -S . -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$2" \
-    -DSINKCHECK_WERROR=OFF > /dev/null
-  cmake --build "$1" --target "${targets[@]}" -j 2
+build() {  # build PRESET DIR (CMakePresets.json: Release, warnings not errors, and why)
+  cmake --preset "$1" > /dev/null
+  cmake --build "$2" --target "${targets[@]}" -j 2
 }
 
 compiler_label() {  # the compiler's name and version, for the tables
@@ -42,8 +39,8 @@ compiler_label() {  # the compiler's name and version, for the tables
 }
 
 echo "=== build (g++, clang++-14)"
-build build-bench-gcc g++
-build build-bench-clang clang++-14
+build bench-gcc build-bench-gcc
+build bench-clang build-bench-clang
 gcc_label=$(compiler_label g++)
 clang_label=$(compiler_label clang++-14)
 

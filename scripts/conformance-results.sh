@@ -16,7 +16,7 @@ build=${1:-build/gcc}
 python=/usr/bin/python3
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S . -B "$build" -G Ninja >/dev/null
+  cmake --preset plain -B "$build" >/dev/null
 fi
 cmake --build "$build" --target sinkcheck_cli sinkcheck-encoder >/dev/null
 tool="$build/tools/sinkcheck"

@@ -45,8 +45,7 @@ done
 profiles="$build/profiles"
 status=0
 if [ "$report_only" = 0 ]; then
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Debug \
-    -DSINKCHECK_COVERAGE=ON -DSINKCHECK_BUILD_BENCH=OFF >"$build.configure.log" 2>&1 \
+  cmake --preset coverage -S "$root" -B "$build" >"$build.configure.log" 2>&1 \
     || { cat "$build.configure.log" >&2; echo "coverage: configure failed" >&2; exit 2; }
   cmake --build "$build" -j "$(nproc)" || { echo "coverage: build failed" >&2; exit 2; }
   rm -rf "$profiles"

@@ -90,9 +90,7 @@ if [ "$build_it" = 1 ]; then
   echo "fuzz-campaign: building libFuzzer targets (clang 14, ASan + UBSan, coverage $coverage) in $build"
   cov_flag=OFF
   [ "$coverage" = 0 ] || cov_flag=ON
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DSINKCHECK_FUZZ=ON -DSINKCHECK_SANITIZE=ON -DSINKCHECK_COVERAGE="$cov_flag" -DSINKCHECK_BUILD_BENCH=OFF \
-    >"$build.configure.log" 2>&1 \
+  cmake --preset fuzz-campaign -S "$root" -B "$build" -DSINKCHECK_COVERAGE="$cov_flag" >"$build.configure.log" 2>&1 \
     || { cat "$build.configure.log" >&2; echo "fuzz-campaign: configure failed" >&2; exit 2; }
   cmake --build "$build" --target sinkcheck_fuzzers -j "$(nproc)" || { echo "fuzz-campaign: build failed" >&2; exit 2; }
 fi

@@ -15,8 +15,7 @@ min_speed=${SINKCHECK_FUZZ_CI_MIN_EXECS:-1000}
 
 if [ -z "$build" ]; then
   build="$root/build-fuzz"
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 \
-    -DSINKCHECK_FUZZ=ON -DSINKCHECK_SANITIZE=ON >/dev/null
+  cmake --preset fuzz-ci -S "$root" -B "$build" >/dev/null
   cmake --build "$build" --target sinkcheck_fuzzers -j "$(nproc)"
 fi
 

@@ -37,20 +37,21 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
 stage "format check" bash scripts/format.sh --check
 
-# ccache (scripts/setup.sh installs it) for the g++ build: a rerun, or CI after a developer's run
-# on the same machine, compiles only what changed. Paths are hashed relative to the checkout, so
-# another clone hits the same entries. The clang build is left out: its coverage mapping records
-# absolute source paths, which a cached object from another checkout would get wrong.
+# Both builds are configured from CMakePresets.json (presets gcc and clang-asan, which say why
+# each flag is there).
+# ccache (scripts/setup.sh installs it; the gcc preset names it as launcher) for the g++ build: a
+# rerun, or CI after a developer's run on the same machine, compiles only what changed. Paths are
+# hashed relative to the checkout, so another clone hits the same entries. The clang build is
+# left out: its coverage mapping records absolute source paths, which a cached object from
+# another checkout would get wrong.
 launcher=()
 if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=true
-  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+else
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=)
 fi
 
-# Optimised as a release build, without debug information (a quarter of g++'s compile time);
-# the sanitizer build keeps line tables for its reports, as OSS-Fuzz builds do.
-stage "configure gcc" cmake -S . -B build/gcc -G Ninja -DCMAKE_CXX_COMPILER=g++ "${launcher[@]}" -DSINKCHECK_WERROR=ON \
-  -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" -DSINKCHECK_UNIT_TEST_FLAGS=-O0
+stage "configure gcc" cmake --preset gcc "${launcher[@]}"
 stage "build gcc" cmake --build build/gcc -j "$jobs"
 stage "test gcc" ctest --test-dir build/gcc --output-on-failure -j "$jobs" --timeout 900
 
@@ -58,11 +59,7 @@ stage "test gcc" ctest --test-dir build/gcc --output-on-failure -j "$jobs" --tim
 # simulated OSS-Fuzz build compiles two targets (a quick plain one and the one with extra sources).
 # The unit tests are compiled unoptimised in both builds (SINKCHECK_UNIT_TEST_FLAGS).
 profiles="$root/build/clang-asan/profiles"
-stage "configure clang-asan" cmake -S . -B build/clang-asan -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
-  -DSINKCHECK_WERROR=ON -DSINKCHECK_SANITIZE=ON -DSINKCHECK_FUZZ=ON -DSINKCHECK_COVERAGE=ON \
-  -DSINKCHECK_BUILD_BENCH=OFF -DSINKCHECK_UNIT_TEST_FLAGS=-O0 -DSINKCHECK_TEST_EXAMPLES=OFF \
-  "-DSINKCHECK_OSS_FUZZ_TARGETS=fuzz_sink fuzz_vectors"
+stage "configure clang-asan" cmake --preset clang-asan
 stage "build clang-asan" cmake --build build/clang-asan -j "$jobs"
 rm -rf "$profiles"
 stage "test clang-asan" env LLVM_PROFILE_FILE="$profiles/%4m.profraw" \

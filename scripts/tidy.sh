@@ -29,8 +29,7 @@ while [ $# -gt 0 ]; do
 done
 command -v clang-tidy-14 >/dev/null || { echo "tidy: clang-tidy-14 not found (bash scripts/setup.sh installs it)" >&2; exit 2; }
 
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
-  -DSINKCHECK_BUILD_BENCH=OFF >"$build.configure.log" 2>&1 \
+cmake --preset tidy -S "$root" -B "$build" >"$build.configure.log" 2>&1 \
   || { cat "$build.configure.log" >&2; echo "tidy: configure failed" >&2; exit 2; }
 
 if [ ${#files[@]} -eq 0 ]; then

@@ -25,9 +25,7 @@ for f in $CXXFLAGS; do
   esac
 done
 
-CXXFLAGS="$flags" cmake -S "$src_root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_FLAGS_RELEASE=-DNDEBUG -DSINKCHECK_FUZZ=OFF -DSINKCHECK_BUILD_BENCH=OFF \
-  -DSINKCHECK_TEST_EXAMPLES=OFF -DSINKCHECK_UNIT_TEST_FLAGS=-O0 >"$build.configure.log" 2>&1 ||
+CXXFLAGS="$flags" cmake --preset oss-fuzz-tests -S "$src_root" -B "$build" >"$build.configure.log" 2>&1 ||
   { cat "$build.configure.log" >&2; echo "run_tests.sh: configure failed" >&2; exit 1; }
 
 selected=${SINKCHECK_RUN_TESTS:-}
