@@ -35,12 +35,36 @@ feedback_flags=()
 [ "${FUZZING_ENGINE:-libfuzzer}" = libfuzzer ] &&
   feedback_flags=(-fsanitize-coverage-ignorelist="$src_root/fuzz/coverage-ignorelist.txt")
 
+common_flags=(-std=c++17 -I"$src_root/reference/include" -I"$src_root/testkit/include" -I"$src_root/fuzz"
+  -I"$src_root/conformance/runner/include" "${nlohmann_flags[@]}")
+
+# run_sink (every sink x every format) is compiled once, as the CMake build does, into an archive
+# that the targets running the sink catalogue link (those including the differential support or
+# the registry; any other target that calls run_sink still compiles it itself, only slower)
+uses_run_sink() {
+  grep -qE '#include "(support/differential|support/sinks|sinkcheck/testkit/registry)\.hpp"' "$1"
+}
+run_sink_archive="$WORK/libsinkcheck_run_sink.a"
+rm -f "$run_sink_archive"
+for name in $targets; do
+  if [ -f "$src_root/fuzz/$name.cpp" ] && uses_run_sink "$src_root/fuzz/$name.cpp"; then
+    $CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" -c "$src_root/testkit/src/run_sink_instances.cpp" \
+      -o "$WORK/run_sink_instances.o"
+    ar rcs "$run_sink_archive" "$WORK/run_sink_instances.o"
+    break
+  fi
+done
+
 jobs=${SINKCHECK_BUILD_JOBS:-$(nproc)}
 running=0
 for name in $targets; do
   src="$src_root/fuzz/$name.cpp"
   [ -f "$src" ] || { echo "build.sh: no fuzz/$name.cpp" >&2; exit 1; }
   sources=("$src")
+  run_sink=()
+  if uses_run_sink "$src"; then
+    run_sink=(-DSINKCHECK_PREBUILT_RUN_SINK=1)
+  fi
   if [ "$name" = fuzz_vectors ]; then
     # the conformance runner's vector-file reader, compiled with the target's instrumentation
     sources+=("$src_root/conformance/runner/src/corpus.cpp" "$src_root/conformance/runner/src/value_text.cpp")
@@ -49,10 +73,10 @@ for name in $targets; do
     objects=()
     for s in "${sources[@]}"; do
       o="$WORK/$name-$(basename "$s" .cpp).o"
-      $CXX $CXXFLAGS "${feedback_flags[@]}" -std=c++17 -I"$src_root/reference/include" -I"$src_root/testkit/include" -I"$src_root/fuzz" \
-        -I"$src_root/conformance/runner/include" "${nlohmann_flags[@]}" -c "$s" -o "$o"
+      $CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" "${run_sink[@]}" -c "$s" -o "$o"
       objects+=("$o")
     done
+    [ ${#run_sink[@]} -eq 0 ] || objects+=("$run_sink_archive")
     $CXX $CXXFLAGS "${objects[@]}" $LIB_FUZZING_ENGINE -o "$OUT/$name"
   ) &
   running=$((running + 1))

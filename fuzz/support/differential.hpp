@@ -179,7 +179,7 @@ private:
 
     void compare_sinks(const outcome& ours) {
         for_each_sink_run(
-            encoder(*value_, options_), options_.bson_patch_lengths, window_pick_, [&](const sink_result& run) {
+            fmt, *value_, options_, encoder(*value_, options_), window_pick_, [&](const sink_result& run) {
                 outcome theirs;
                 theirs.bytes = run.bytes;
                 theirs.failed = run.failed;

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/error.hpp"
 #include "sinkcheck/sink/memory_writer.hpp"
@@ -147,10 +149,16 @@ sink_result run_broken_sink(Write& write, std::size_t site) {
     return r;
 }
 
-/// Runs write(sink) — an encoding — through every sink (the windowed ones at the window the
-/// input picks) and hands each result to `visit`. patch: BSON lengths are patched (seek needed).
+/// Encodes j in format f with options o through every sink (the windowed ones at the window the
+/// input picks) and hands each result to `visit`. The sink runs go through run_sink, compiled once
+/// for every sink and format (sinkcheck_testkit_run_sink, with the fuzzer's coverage
+/// instrumentation in a libFuzzer build), so no target compiles the catalogue again; `write` is
+/// the same encoding as a generic lambda, for the two local sinks (the longest-write probe and the
+/// deliberately broken sink). Patched BSON lengths need seek(): only the seekable sinks run then.
 template <class Write, class Visit>
-void for_each_sink_run(Write&& write, bool patch, std::size_t window_pick, Visit&& visit) {
+void for_each_sink_run(format f, const nlohmann::json& j, const encode_options& o, Write&& write,
+                       std::size_t window_pick, Visit&& visit) {
+    const bool patch = o.bson_patch_lengths;
     // measured only when a sink zero-filled more than its window: most runs never need it
     std::size_t longest = no_measure;
     auto longest_write = [&]() {
@@ -172,7 +180,6 @@ void for_each_sink_run(Write&& write, bool patch, std::size_t window_pick, Visit
     std::string rule_owner;
     for (std::size_t i = 0; i < sinks.size(); ++i) {
         const sink_info& info = sinks[i];
-        // patched BSON lengths need seek(); every other sink refuses them up front
         if (patch && !info.seekable) {
             continue;
         }
@@ -184,7 +191,7 @@ void for_each_sink_run(Write&& write, bool patch, std::size_t window_pick, Visit
             r.label = std::string(info.name) + (info.windowed ? "/w=" + window_label(window) : "");
             sink_run run;
             try {
-                run = run_sink_with(info.name, window, write);
+                run = run_sink(info.name, window, f, j, o);
             } catch (const encode_error& e) {
                 r.failed = true;
                 r.error = std::string(e.category()) + "." + std::to_string(e.id());
