@@ -19,12 +19,15 @@
 #   A fuzz target comparing that encoder with sinkcheck's reference at LEVEL (exact); libFuzzer or
 #   the replay main as for sinkcheck_add_sink_fuzzer.
 include_guard(GLOBAL)
-set(SINKCHECK_TESTKIT_SOURCES "${CMAKE_CURRENT_LIST_DIR}")
-if(NOT EXISTS "${SINKCHECK_TESTKIT_SOURCES}/replay_main.cpp")
-  # sinkcheck's own build tree
-  set(SINKCHECK_TESTKIT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/../src")
-endif()
-set(SINKCHECK_TESTKIT_REPLAY_MAIN "${SINKCHECK_TESTKIT_SOURCES}/replay_main.cpp")
+# sinkcheck_testkit_source(VAR file): the path of one of the kit's sources (a main, the encoder
+# fuzzer), installed beside this file or, in sinkcheck's own tree, in testkit/src.
+function(sinkcheck_testkit_source var file)
+  set(dir "${CMAKE_CURRENT_FUNCTION_LIST_DIR}")
+  if(NOT EXISTS "${dir}/${file}")
+    set(dir "${dir}/../src")
+  endif()
+  set(${var} "${dir}/${file}" PARENT_SCOPE)
+endfunction()
 
 function(sinkcheck_add_sink_check name)
   cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
@@ -53,7 +56,8 @@ function(sinkcheck_add_sink_fuzzer name)
     target_compile_options(${name} PRIVATE -fsanitize=fuzzer)
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
   else()
-    target_sources(${name} PRIVATE "${SINKCHECK_TESTKIT_REPLAY_MAIN}")
+    sinkcheck_testkit_source(replay_main replay_main.cpp)
+    target_sources(${name} PRIVATE "${replay_main}")
     if(ARG_CORPUS)
       add_test(NAME ${name}_replay COMMAND ${name} ${ARG_CORPUS})
       set_tests_properties(${name}_replay PROPERTIES LABELS "sinkcheck;fuzz-replay")
@@ -99,7 +103,8 @@ function(sinkcheck_add_encoder_check name)
   if(NOT ARG_CORPUS)
     set(ARG_CORPUS "${SINKCHECK_CONFORMANCE_CORPUS}")
   endif()
-  add_executable(${name}-conform ${ARG_SOURCES} "${SINKCHECK_TESTKIT_SOURCES}/encoder_check_main.cpp")
+  sinkcheck_testkit_source(main encoder_check_main.cpp)
+  add_executable(${name}-conform ${ARG_SOURCES} "${main}")
   target_link_libraries(${name}-conform PRIVATE sinkcheck::conform sinkcheck::testkit_core ${ARG_LIBS})
   set(args --level ${ARG_LEVEL} --corpus "${ARG_CORPUS}")
   if(ARG_EXPECTED_FAILURES)
@@ -128,7 +133,8 @@ function(sinkcheck_add_encoder_fuzzer name)
     message(FATAL_ERROR "sinkcheck_add_encoder_fuzzer(${name}): fuzzer/FuzzedDataProvider.h not found "
                         "(Debian: libclang-rt-14-dev); set SINKCHECK_FDP_DIR to the folder holding fuzzer/")
   endif()
-  sinkcheck_add_sink_fuzzer(${name} SOURCES ${ARG_SOURCES} "${SINKCHECK_TESTKIT_SOURCES}/encoder_fuzzer.cpp"
+  sinkcheck_testkit_source(fuzzer encoder_fuzzer.cpp)
+  sinkcheck_add_sink_fuzzer(${name} SOURCES ${ARG_SOURCES} "${fuzzer}"
     LIBS sinkcheck::conform ${ARG_LIBS} CORPUS ${ARG_CORPUS})
   target_include_directories(${name} SYSTEM PRIVATE ${fdp})
   target_compile_definitions(${name} PRIVATE SINKCHECK_ENCODER_FUZZ_LEVEL=${ARG_LEVEL})
