@@ -22,9 +22,9 @@
 #include "sinkcheck/instrument/fault_sink.hpp"
 #include "sinkcheck/testkit/fuzz_report.hpp"
 #include "sinkcheck/testkit/registry.hpp"
+#include "sinkcheck/testkit/value_from_bytes.hpp"
 #include "support/differential.hpp"
 #include "support/sinks.hpp"
-#include "support/value_from_bytes.hpp"
 
 namespace {
 

@@ -29,9 +29,9 @@
 #include "sinkcheck/format/bon8_decoder.hpp"
 #include "sinkcheck/oracle.hpp"
 #include "sinkcheck/testkit/fuzz_report.hpp"
+#include "sinkcheck/testkit/value_from_bytes.hpp"
 #include "support/same_value.hpp"
 #include "support/sinks.hpp"
-#include "support/value_from_bytes.hpp"
 
 namespace sinkcheck::fuzz {
 

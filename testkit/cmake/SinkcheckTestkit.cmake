@@ -8,12 +8,26 @@
 #   A fuzz target (sources define LLVMFuzzerTestOneInput). With clang and SINKCHECK_FUZZ=ON it
 #   links libFuzzer; otherwise the kit's replay main, and CORPUS (when given) is replayed as a
 #   CTest test, so the target builds and runs with any compiler.
+#
+# sinkcheck_add_encoder_check(NAME SOURCES src... [LIBS lib...] [LEVEL exact|canonical|equivalent]
+#                             [FORMATS format...] [EXPECTED_FAILURES file] [CORPUS path] [LABELS label...])
+#   NAME-conform: `sinkcheck conform` with the encoder of the sources' SINKCHECK_ENCODER line linked
+#   in (same options and reports), and a CTest test NAME_conform (one per format of FORMATS, named
+#   NAME_conform_FORMAT, when given) grading it over the installed corpus at LEVEL (exact).
+#
+# sinkcheck_add_encoder_fuzzer(NAME SOURCES src... [LIBS lib...] [LEVEL exact|equivalent] [CORPUS dir])
+#   A fuzz target comparing that encoder with sinkcheck's reference at LEVEL (exact); libFuzzer or
+#   the replay main as for sinkcheck_add_sink_fuzzer.
 include_guard(GLOBAL)
-set(SINKCHECK_TESTKIT_REPLAY_MAIN "${CMAKE_CURRENT_LIST_DIR}/replay_main.cpp")
-if(NOT EXISTS "${SINKCHECK_TESTKIT_REPLAY_MAIN}")
-  # sinkcheck's own build tree
-  set(SINKCHECK_TESTKIT_REPLAY_MAIN "${CMAKE_CURRENT_LIST_DIR}/../src/replay_main.cpp")
-endif()
+# sinkcheck_testkit_source(VAR file): the path of one of the kit's sources (a main, the encoder
+# fuzzer), installed beside this file or, in sinkcheck's own tree, in testkit/src.
+function(sinkcheck_testkit_source var file)
+  set(dir "${CMAKE_CURRENT_FUNCTION_LIST_DIR}")
+  if(NOT EXISTS "${dir}/${file}")
+    set(dir "${dir}/../src")
+  endif()
+  set(${var} "${dir}/${file}" PARENT_SCOPE)
+endfunction()
 
 function(sinkcheck_add_sink_check name)
   cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
@@ -42,10 +56,86 @@ function(sinkcheck_add_sink_fuzzer name)
     target_compile_options(${name} PRIVATE -fsanitize=fuzzer)
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
   else()
-    target_sources(${name} PRIVATE "${SINKCHECK_TESTKIT_REPLAY_MAIN}")
+    sinkcheck_testkit_source(replay_main replay_main.cpp)
+    target_sources(${name} PRIVATE "${replay_main}")
     if(ARG_CORPUS)
       add_test(NAME ${name}_replay COMMAND ${name} ${ARG_CORPUS})
       set_tests_properties(${name}_replay PROPERTIES LABELS "sinkcheck;fuzz-replay")
     endif()
   endif()
+endfunction()
+
+# sinkcheck_find_fuzzed_data_provider(VAR): a directory holding fuzzer/FuzzedDataProvider.h (clang's
+# header, which value_from_bytes.hpp reads input with), or VAR-NOTFOUND. g++ gets a forwarding
+# header, so that it does not see clang's other builtin headers.
+function(sinkcheck_find_fuzzed_data_provider var)
+  find_path(SINKCHECK_FDP_DIR fuzzer/FuzzedDataProvider.h
+    HINTS ${CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES}
+    PATHS /usr/lib/llvm-14/lib/clang/14.0.6/include /usr/lib/llvm-16/lib/clang/16/include
+          /usr/lib/llvm-15/lib/clang/15.0.6/include /usr/local/lib/clang/include)
+  if(NOT SINKCHECK_FDP_DIR)
+    set(${var} ${var}-NOTFOUND PARENT_SCOPE)
+    return()
+  endif()
+  set(shim ${CMAKE_BINARY_DIR}/sinkcheck-fdp-include)
+  file(CONFIGURE OUTPUT ${shim}/fuzzer/FuzzedDataProvider.h
+    CONTENT "#pragma once\n#include \"${SINKCHECK_FDP_DIR}/fuzzer/FuzzedDataProvider.h\"\n")
+  set(${var} ${shim} PARENT_SCOPE)
+endfunction()
+
+# What both encoder functions start with: the runner library must be there; LEVEL defaults to exact.
+macro(sinkcheck_encoder_prologue caller)
+  if(NOT TARGET sinkcheck::conform)
+    message(FATAL_ERROR "${caller}: this sinkcheck has no conformance runner library (sinkcheck::conform); "
+                        "it is installed with the testkit component when sinkcheck is built with SINKCHECK_BUILD_TESTS=ON")
+  endif()
+  if(NOT ARG_LEVEL)
+    set(ARG_LEVEL exact)
+  endif()
+endmacro()
+
+function(sinkcheck_add_encoder_check name)
+  cmake_parse_arguments(ARG "" "LEVEL;EXPECTED_FAILURES;CORPUS" "SOURCES;LIBS;FORMATS;LABELS" ${ARGN})
+  sinkcheck_encoder_prologue(sinkcheck_add_encoder_check)
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "sinkcheck_add_encoder_check(${name}): SOURCES is required (the traits and their SINKCHECK_ENCODER line)")
+  endif()
+  if(NOT ARG_CORPUS)
+    set(ARG_CORPUS "${SINKCHECK_CONFORMANCE_CORPUS}")
+  endif()
+  sinkcheck_testkit_source(main encoder_check_main.cpp)
+  add_executable(${name}-conform ${ARG_SOURCES} "${main}")
+  target_link_libraries(${name}-conform PRIVATE sinkcheck::conform sinkcheck::testkit_core ${ARG_LIBS})
+  set(args --level ${ARG_LEVEL} --corpus "${ARG_CORPUS}")
+  if(ARG_EXPECTED_FAILURES)
+    get_filename_component(list "${ARG_EXPECTED_FAILURES}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND args --expected-failures "${list}")
+  endif()
+  if(ARG_FORMATS)
+    foreach(format IN LISTS ARG_FORMATS)
+      add_test(NAME ${name}_conform_${format} COMMAND ${name}-conform --format ${format} ${args})
+      set_tests_properties(${name}_conform_${format} PROPERTIES LABELS "sinkcheck;conformance;${ARG_LABELS}")
+    endforeach()
+  else()
+    add_test(NAME ${name}_conform COMMAND ${name}-conform ${args})
+    set_tests_properties(${name}_conform PROPERTIES LABELS "sinkcheck;conformance;${ARG_LABELS}")
+  endif()
+endfunction()
+
+function(sinkcheck_add_encoder_fuzzer name)
+  cmake_parse_arguments(ARG "" "LEVEL;CORPUS" "SOURCES;LIBS" ${ARGN})
+  sinkcheck_encoder_prologue(sinkcheck_add_encoder_fuzzer)
+  if(NOT ARG_LEVEL MATCHES "^(exact|equivalent)$")
+    message(FATAL_ERROR "sinkcheck_add_encoder_fuzzer(${name}): LEVEL is exact or equivalent, not '${ARG_LEVEL}'")
+  endif()
+  sinkcheck_find_fuzzed_data_provider(fdp)
+  if(NOT fdp)
+    message(FATAL_ERROR "sinkcheck_add_encoder_fuzzer(${name}): fuzzer/FuzzedDataProvider.h not found "
+                        "(Debian: libclang-rt-14-dev); set SINKCHECK_FDP_DIR to the folder holding fuzzer/")
+  endif()
+  sinkcheck_testkit_source(fuzzer encoder_fuzzer.cpp)
+  sinkcheck_add_sink_fuzzer(${name} SOURCES ${ARG_SOURCES} "${fuzzer}"
+    LIBS sinkcheck::conform ${ARG_LIBS} CORPUS ${ARG_CORPUS})
+  target_include_directories(${name} SYSTEM PRIVATE ${fdp})
+  target_compile_definitions(${name} PRIVATE SINKCHECK_ENCODER_FUZZ_LEVEL=${ARG_LEVEL})
 endfunction()

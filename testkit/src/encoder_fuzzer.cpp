@@ -1,0 +1,150 @@
+// encoder_fuzzer.cpp — the encoders of this program's SINKCHECK_ENCODER lines against sinkcheck's
+// reference encoder (sinkcheck_add_encoder_fuzzer() builds it).
+//
+// The input picks an encoder, one of its formats and the options, then builds a value from its
+// bytes (value_from_bytes.hpp). Both encoders must agree at the level the target was built for:
+// exact, the same bytes; equivalent, bytes that decode to the same value. Both may refuse a
+// value; a value one writes and the other refuses is a finding too. What the traits declare as
+// their own behaviour (whole_floats_as_integers, writes_invalid_utf8) is not. A finding prints
+// the value, both byte strings and the first difference, then aborts.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <fuzzer/FuzzedDataProvider.h>
+#include <nlohmann/json.hpp>
+
+#include "sinkcheck/conform/corpus.hpp"
+#include "sinkcheck/conform/decode.hpp"
+#include "sinkcheck/conform/value_text.hpp"
+#include "sinkcheck/encode.hpp"
+#include "sinkcheck/error.hpp"
+#include "sinkcheck/testkit/check_encoder.hpp"
+#include "sinkcheck/testkit/fuzz_report.hpp"
+#include "sinkcheck/testkit/value_from_bytes.hpp"
+
+#ifndef SINKCHECK_ENCODER_FUZZ_LEVEL
+#error "SINKCHECK_ENCODER_FUZZ_LEVEL (exact or equivalent) is set by sinkcheck_add_encoder_fuzzer()"
+#endif
+
+namespace {
+
+using nlohmann::json;
+using sinkcheck::format;
+namespace conform = sinkcheck::conform;
+
+constexpr conform::run_level level = conform::run_level::SINKCHECK_ENCODER_FUZZ_LEVEL;
+static_assert(level != conform::run_level::canonical, "the encoder fuzzer compares at exact or equivalent");
+
+struct side {
+    bool wrote = false;
+    bool unsupported = false;
+    bool invalid_utf8 = false;  // the reference refused invalid UTF-8
+    std::vector<std::uint8_t> bytes;
+    std::string error;
+};
+
+template <class Encode>
+side run(Encode&& encode) {
+    side s;
+    try {
+        s.bytes = encode();
+        s.wrote = true;
+    } catch (const conform::unsupported& e) {
+        s.unsupported = true;
+        s.error = e.what();
+    } catch (const sinkcheck::encode_error& e) {
+        s.invalid_utf8 = e.id() == sinkcheck::error_id::invalid_utf8;
+        s.error = e.what();
+    } catch (const std::exception& e) {
+        s.error = e.what();
+    }
+    return s;
+}
+
+/// Whole doubles (and -0.0) within the 64-bit integer range become integers, so an encoder that
+/// declares whole_floats_as_integers is compared on what it promises. Iterative (any depth).
+void whole_floats_to_integers(json& root) {
+    std::vector<json*> todo{&root};
+    while (!todo.empty()) {
+        json& j = *todo.back();
+        todo.pop_back();
+        if (j.is_structured()) {
+            for (json& child : j) todo.push_back(&child);
+        } else if (j.is_number_float()) {
+            const double d = j.get<double>();
+            if (d != std::trunc(d)) continue;
+            if (d >= 0 && d < 18446744073709551616.0) {
+                j = static_cast<std::uint64_t>(d);
+            } else if (d < 0 && d >= -9223372036854775808.0) {
+                j = static_cast<std::int64_t>(d);
+            }
+        }
+    }
+}
+
+[[noreturn]] void finding(const sinkcheck::testkit::checked_encoder& e, format f, const sinkcheck::encode_options& o,
+                          const json& value, const side& reference, const side& mine, const char* what) {
+    std::fprintf(stderr, "\n==sinkcheck== MISMATCH %s: %s vs sinkcheck's reference, %.*s at level %s\n", what,
+                 e.info.name.c_str(), static_cast<int>(sinkcheck::format_name(f).size()),
+                 sinkcheck::format_name(f).data(), conform::level_name(level));
+    sinkcheck::fuzz::print_note("value", conform::render_value(value, 4096));
+    sinkcheck::fuzz::print_note("options", "use_size=" + std::to_string(o.use_size) +
+                                               " use_type=" + std::to_string(o.use_type) +
+                                               " bson_patch_lengths=" + std::to_string(o.bson_patch_lengths));
+    for (const auto& [name, s] : {std::pair<const char*, const side&>{"reference", reference}, {"encoder", mine}}) {
+        sinkcheck::fuzz::print_note(name,
+                                    s.wrote ? conform::to_hex(s.bytes.data(), s.bytes.size()) : "refused: " + s.error);
+    }
+    if (reference.wrote && mine.wrote)
+        sinkcheck::fuzz::print_byte_difference("reference", reference.bytes, "encoder", mine.bytes);
+    std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const auto& encoders = sinkcheck::testkit::checked_encoders();
+    if (encoders.empty()) {
+        std::fputs("no encoder registered: the sources need a SINKCHECK_ENCODER(traits) line\n", stderr);
+        std::abort();
+    }
+    FuzzedDataProvider in(data, size);
+    const auto& e = encoders[in.ConsumeIntegral<std::uint8_t>() % encoders.size()];
+    const format f = e.formats[in.ConsumeIntegral<std::uint8_t>() % e.formats.size()];
+    const sinkcheck::encode_options o = sinkcheck::fuzz::options_from_bits(in.ConsumeIntegral<std::uint8_t>());
+    const json value = sinkcheck::fuzz::value_from_bytes<json>(in);
+
+    const side reference = run([&] { return sinkcheck::encode_to_vector(f, value, o); });
+    const auto encoder = e.info.make();
+    const side mine = run([&] { return encoder->encode(f, value, std::string(), o); });
+    if (mine.unsupported) return 0;
+    if (!reference.wrote) {
+        if (mine.wrote && !(reference.invalid_utf8 && e.writes_invalid_utf8)) {
+            finding(e, f, o, value, reference, mine, "writes a value the reference refuses");
+        }
+        return 0;
+    }
+    if (!mine.wrote) finding(e, f, o, value, reference, mine, "refuses a value the reference writes");
+    if (reference.bytes == mine.bytes) return 0;
+    if (level == conform::run_level::exact) finding(e, f, o, value, reference, mine, "different bytes");
+
+    conform::decoded_value expected = conform::decode_value(f, reference.bytes);
+    conform::decoded_value actual = conform::decode_value(f, mine.bytes);
+    if (!expected.ok) finding(e, f, o, value, reference, mine, "the reference's bytes do not decode");
+    if (!actual.ok) finding(e, f, o, value, reference, mine, "its bytes do not decode");
+    if (e.whole_floats_as_integers) {
+        whole_floats_to_integers(expected.value);
+        whole_floats_to_integers(actual.value);
+    }
+    if (!conform::same_value(expected.value, actual.value)) {
+        finding(e, f, o, value, reference, mine, "bytes that decode to a different value");
+    }
+    return 0;
+}
