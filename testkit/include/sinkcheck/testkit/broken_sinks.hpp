@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "sinkcheck/error.hpp"
 #include "sinkcheck/sink/growth_observer.hpp"
 
 #include "sinkcheck/testkit/harness.hpp"
@@ -47,6 +48,8 @@ enum class container_bug {
     reports_resized_size,
     /// seed 002 reverted: leaving the short buffer still asks for twice its capacity
     doubles_out_of_short_buffer,
+    /// the destructor trims to position() and forgets the container's earlier contents
+    trim_ignores_existing,
 };
 
 /// A caller's vector or string, grown through a zero-fill window, trimmed when the sink goes.
@@ -74,6 +77,10 @@ public:
             return;
         }
         if (bug_ == container_bug::no_trim_when_unwinding && std::uncaught_exceptions() > 0) {
+            return;
+        }
+        if (bug_ == container_bug::trim_ignores_existing) {
+            c_->resize(pos_ - base_);
             return;
         }
         c_->resize(bug_ == container_bug::trim_to_capacity ? c_->capacity() : pos_);
@@ -174,6 +181,8 @@ enum class chunk_bug {
     cap_ignored,
     /// the final flush drops the chunk that is not full yet
     drops_partial_chunk,
+    /// "double while next < cap / 2" for "<=": an odd cap is reached one doubling early
+    cap_compared_strictly,
 };
 
 template <class Alloc>
@@ -223,7 +232,13 @@ public:
         }
         chunks_.push_back({fresh, size, 0});
         append(chunks_.back(), p + room, rest);
-        next_ = bug_ == chunk_bug::cap_ignored ? 2 * next_ : std::min(2 * next_, cap_);
+        if (bug_ == chunk_bug::cap_ignored) {
+            next_ = 2 * next_;
+        } else if (bug_ == chunk_bug::cap_compared_strictly) {
+            next_ = next_ < cap_ / 2 ? 2 * next_ : cap_;
+        } else {
+            next_ = next_ <= cap_ / 2 ? 2 * next_ : cap_;
+        }
     }
 
     std::size_t position() const noexcept {
@@ -272,6 +287,42 @@ private:
     std::size_t next_;
     std::size_t cap_;
     chunk_bug bug_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Fixed span.
+
+enum class span_bug {
+    none,
+    /// the limit is one byte past the buffer: an overrun by exactly one byte is stored
+    limit_one_past_end,
+};
+
+class broken_span_sink {
+public:
+    broken_span_sink(std::uint8_t* data, std::size_t capacity, span_bug bug) noexcept
+        : data_(data), capacity_(capacity), bug_(bug) {}
+
+    void write(std::uint8_t b) { write(&b, 1); }
+
+    void write(const std::uint8_t* p, std::size_t n) {
+        const std::size_t limit = bug_ == span_bug::limit_one_past_end ? capacity_ + 1 : capacity_;
+        if (n > limit - pos_) {
+            throw sink_overflow(pos_, capacity_, n);
+        }
+        if (n != 0) {
+            std::memcpy(data_ + pos_, p, n);
+        }
+        pos_ += n;
+    }
+
+    std::size_t position() const noexcept { return pos_; }
+
+private:
+    std::uint8_t* data_;
+    std::size_t capacity_;
+    std::size_t pos_ = 0;
+    span_bug bug_;
 };
 
 // ---------------------------------------------------------------------------------------------

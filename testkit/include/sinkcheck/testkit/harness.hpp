@@ -214,6 +214,8 @@ struct sut_entry {
     bool stores = true;
     bool seekable = false;
     bool fixed_capacity = false;
+    /// the target can hold bytes before the sink is made (run_setup::existing)
+    bool appends = false;
     /// the growth rule's description; "" when the sink declares none
     std::string growth;
     /// the allocation sizes its growth rule expects for these write lengths
@@ -232,6 +234,7 @@ sut_entry entry() {
     e.stores = traits::stores;
     e.seekable = traits::seekable;
     e.fixed_capacity = traits::fixed_capacity;
+    e.appends = traits::appends;
     e.growth = std::string(traits::growth_description());
     e.expected_allocations = &traits::expected_allocations;
     e.encode = [](format f, const nlohmann::json& j, const encode_options& o, const run_setup& s) {

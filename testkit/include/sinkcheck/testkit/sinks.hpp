@@ -49,17 +49,22 @@ std::vector<std::uint8_t> bytes_of(const Container& c) {
 }
 
 /// Shared by the sinks that write into a container the caller keeps (and that must be trimmed
-/// back to the bytes written when the sink goes).
+/// back to its earlier contents and the bytes written when the sink goes).
 template <class Container>
 struct container_target {
     Container c;
-    container_target(const run_setup&, std::shared_ptr<allocation_log> log)
-        : c(typename Container::allocator_type(std::move(log))) {}
+    container_target(const run_setup& s, std::shared_ptr<allocation_log> log)
+        : c(typename Container::allocator_type(std::move(log))) {
+        for (std::uint8_t b : s.existing) {
+            c.push_back(static_cast<typename Container::value_type>(b));
+        }
+    }
 };
 
 template <class Container>
 struct over_container {
     static constexpr bool stores = true;
+    static constexpr bool appends = true;
     using target = container_target<Container>;
     static std::vector<std::uint8_t> contents(target& t) { return bytes_of(t.c); }
     /// measured on the container itself, not on what the sink reports
@@ -190,8 +195,9 @@ struct protocol_sink_traits : over_container<traced_bytes> {
     }
 };
 
-/// The buffer is prefilled with a sentinel: a byte stored past position() (a write that
-/// overflowed and was only partly refused) shows up in contents() as extra bytes.
+/// The buffer is prefilled with a sentinel and has one canary byte past the span_capacity the
+/// sink is given: a byte stored past position() (a write that overflowed and was only partly
+/// refused, or a limit one byte past the end) shows up in contents() as extra bytes.
 struct span_sink_traits {
     static constexpr const char* name = "span";
     static constexpr const char* description =
@@ -201,10 +207,10 @@ struct span_sink_traits {
     struct target {
         std::vector<std::uint8_t> buf;
         std::size_t used = 0;
-        target(const run_setup& s, const std::shared_ptr<allocation_log>&) : buf(s.span_capacity, sentinel) {}
+        target(const run_setup& s, const std::shared_ptr<allocation_log>&) : buf(s.span_capacity + 1, sentinel) {}
     };
     static span_sink make(target& t, const run_setup&, growth_observer*) {
-        return span_sink(t.buf.data(), t.buf.size());
+        return span_sink(t.buf.data(), t.buf.size() - 1);
     }
     static void capture(span_sink& s, target& t) { t.used = s.position(); }
     static std::vector<std::uint8_t> contents(target& t) {
