@@ -37,6 +37,20 @@ SINKCHECK_PROPERTY(Sinks, FixedCapacityEdges, 2.0) {
     }
 }
 
+SINKCHECK_PROPERTY(Sinks, EmptyWritesChangeNothing, 2.0) {
+    for (const sut_entry& s : all_real_sinks()) {
+        empty_writes_change_nothing(s);
+    }
+}
+
+SINKCHECK_PROPERTY(Sinks, FailingStreamIsReported, 2.0) {
+    for (const sut_entry& s : all_real_sinks()) {
+        if (s.streams) {
+            failing_stream_is_reported(s);
+        }
+    }
+}
+
 SINKCHECK_PROPERTY(Sinks, EachFollowsItsGrowthRule, 2.0) {
     for (const sut_entry& s : all_real_sinks()) {
         if (!s.growth.empty()) {

@@ -17,6 +17,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -50,6 +51,9 @@ enum class container_bug {
     doubles_out_of_short_buffer,
     /// the destructor trims to position() and forgets the container's earlier contents
     trim_ignores_existing,
+    /// the fast path asks for n < room where n <= room is meant: a write that exactly fills the
+    /// zero-filled room, an empty one at its end among them, takes the growth path
+    fast_path_strict,
 };
 
 /// A caller's vector or string, grown through a zero-fill window, trimmed when the sink goes.
@@ -89,7 +93,8 @@ public:
     void write(std::uint8_t b) { write(&b, 1); }
 
     void write(const std::uint8_t* p, std::size_t n) {
-        if (n <= c_->size() - pos_) {
+        const bool fits = bug_ == container_bug::fast_path_strict ? n < c_->size() - pos_ : n <= c_->size() - pos_;
+        if (fits) {
             copy_to(pos_, p, n);
             pos_ += n;
             return;
@@ -323,6 +328,42 @@ private:
     std::size_t capacity_;
     std::size_t pos_ = 0;
     span_bug bug_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// std::ostream.
+
+enum class stream_bug {
+    none,
+    /// position() advances before the stream's state is checked
+    advances_before_check,
+};
+
+class broken_ostream_sink {
+public:
+    broken_ostream_sink(std::ostream& os, stream_bug bug) noexcept : os_(&os), bug_(bug) {}
+
+    void write(std::uint8_t b) { write(&b, 1); }
+
+    void write(const std::uint8_t* p, std::size_t n) {
+        os_->write(reinterpret_cast<const char*>(p), static_cast<std::streamsize>(n));
+        if (bug_ == stream_bug::advances_before_check) {
+            position_ += n;
+        }
+        if (!*os_) {
+            throw sink_error("broken_ostream_sink: the stream failed at byte " + std::to_string(position_), position_);
+        }
+        if (bug_ != stream_bug::advances_before_check) {
+            position_ += n;
+        }
+    }
+
+    std::size_t position() const noexcept { return position_; }
+
+private:
+    std::ostream* os_;
+    stream_bug bug_;
+    std::size_t position_ = 0;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -69,6 +69,20 @@ struct sink_property_weights {
             },                                                                                                         \
             ::sinkcheck::testkit::sink_property_weights::faults);                                                      \
     }                                                                                                                  \
+    TEST(Suite, EmptyWritesChangeNothing) {                                                                            \
+        ::sinkcheck::testkit::expect_property(                                                                         \
+            #Suite "/EmptyWritesChangeNothing",                                                                        \
+            [] { ::sinkcheck::testkit::empty_writes_change_nothing(::sinkcheck::testkit::entry_for<Traits>()); },      \
+            ::sinkcheck::testkit::sink_property_weights::programs);                                                    \
+    }                                                                                                                  \
+    TEST(Suite, FailingStreamIsReported) {                                                                             \
+        SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::streams,                              \
+                                      "the sink writes into no stream its target can make fail (streams)")             \
+        ::sinkcheck::testkit::expect_property(                                                                         \
+            #Suite "/FailingStreamIsReported",                                                                         \
+            [] { ::sinkcheck::testkit::failing_stream_is_reported(::sinkcheck::testkit::entry_for<Traits>()); },       \
+            ::sinkcheck::testkit::sink_property_weights::programs);                                                    \
+    }                                                                                                                  \
     TEST(Suite, AppendsAfterExistingContents) {                                                                        \
         SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::appends,                              \
                                       "the target cannot hold bytes before the sink is made (appends)")                \

@@ -724,6 +724,88 @@ inline void fixed_capacity_edges(const sut_entry& s) {
     }
 }
 
+/// Any sink: empty writes (write(p, 0)) put anywhere in a write program change nothing — the
+/// bytes, position(), the outcome, the allocations, the growths reported and the chunks are
+/// those of the program without them.
+inline void empty_writes_change_nothing(const sut_entry& s) {
+    const auto prog = *write_program_gen(false, false);
+    const auto where_empty = *rc::gen::container<std::vector<bool>>(prog.ops.size() + 1, rc::gen::arbitrary<bool>());
+    write_program padded;
+    write_op empty;
+    empty.what = write_op::kind::block;
+    for (std::size_t i = 0; i <= prog.ops.size(); ++i) {
+        if (where_empty[i]) {
+            padded.ops.push_back(empty);
+        }
+        if (i < prog.ops.size()) {
+            padded.ops.push_back(prog.ops[i]);
+        }
+    }
+    const std::size_t w = s.windowed ? (*window_gen()).bytes : default_window;
+    const run_setup setup = program_setup(prog, w);
+    const run_record a = s.program(prog, setup);
+    const run_record b = s.program(padded, setup);
+    const where at{s.name, window_of(s, w), "a write program with empty writes put in"};
+    require_sound(b, at, s.stores);
+    const auto growths_of = [](const run_record& r) {
+        std::vector<std::size_t> out;
+        for (const growth_event& e : r.growths) {
+            out.insert(out.end(), {e.position, e.capacity, e.ahead});
+        }
+        return out;
+    };
+    if (a.how != b.how || a.position != b.position || a.bytes != b.bytes) {
+        RC_FAIL(bytes_report(at.describe() + " (" + outcome_of(b) + ", position() " + std::to_string(b.position) +
+                                 ") differs from the program without them (" + outcome_of(a) + ", position() " +
+                                 std::to_string(a.position) + ")",
+                             a.bytes, b.bytes, no_document, format::cbor, {}));
+    }
+    if (a.allocations != b.allocations || a.chunks != b.chunks) {
+        RC_FAIL(at.describe() + ": allocations " + list_of(b.allocations) + " and chunks " + list_of(b.chunks) +
+                ", without them " + list_of(a.allocations) + " and " + list_of(a.chunks));
+    }
+    if (growths_of(a) != growths_of(b)) {
+        RC_FAIL(at.describe() + ": growths (position, capacity, ahead) " + list_of(growths_of(b)) + ", without them " +
+                list_of(growths_of(a)));
+    }
+}
+
+/// Any sink over a stream its target can make fail (traits `streams`): when the stream refuses a
+/// byte, the write that reached it throws sink_error naming the first byte not written (the
+/// bytes of the writes that returned), position() counts only those, and the stream holds them
+/// (and possibly part of the failing write, never more than it took).
+inline void failing_stream_is_reported(const sut_entry& s) {
+    const auto prog = *write_program_gen(false, false);
+    run_setup setup = program_setup(prog, default_window);
+    const std::size_t total = setup.span_capacity;
+    if (total == 0) {
+        return;  // a stream that takes nothing is never asked for a byte
+    }
+    setup.stream_limit = *rc::gen::inRange<std::size_t>(0, total);
+    const run_record r = s.program(prog, setup);
+    const where at{s.name, none,
+                   "a write program of " + std::to_string(total) + " bytes into a stream that fails at byte " +
+                       std::to_string(setup.stream_limit)};
+    if (r.how != outcome::sink_error) {
+        RC_FAIL(at.describe() + ": " + outcome_of(r) + " (a failing stream throws sink_error)");
+    }
+    const std::size_t written = r.model.size();
+    if (written > setup.stream_limit || r.writes.empty() || written + r.writes.back() <= setup.stream_limit) {
+        RC_FAIL(at.describe() + ": the writes that returned hold " + std::to_string(written) +
+                " bytes; the one that threw asked for " + std::to_string(r.writes.empty() ? 0 : r.writes.back()));
+    }
+    if (r.position != written || r.error_position != written) {
+        RC_FAIL(at.describe() + ": position() " + std::to_string(r.position) + " and the error's position " +
+                (r.error_position == none ? std::string("(none)") : std::to_string(r.error_position)) +
+                " after writes of " + std::to_string(written) + " bytes (" + r.error + ")");
+    }
+    if (s.stores && (r.bytes.size() < written || r.bytes.size() > setup.stream_limit ||
+                     !std::equal(r.model.begin(), r.model.end(), r.bytes.begin()))) {
+        RC_FAIL(bytes_report(at.describe() + ": the stream does not begin with the writes that returned", r.model,
+                             r.bytes, no_document, format::cbor, {}));
+    }
+}
+
 inline void seek_programs_match_a_byte_array(const sut_entry& seekable) { write_programs_match_a_byte_array(seekable); }
 
 /// Any sink with a growth rule: the allocations its target makes are exactly what the rule says
