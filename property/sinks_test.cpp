@@ -21,6 +21,36 @@ SINKCHECK_PROPERTY(Sinks, WriteProgramsMatchAByteArray, 2.0) {
     }
 }
 
+SINKCHECK_PROPERTY(Sinks, AppendAfterExistingContents, 2.0) {
+    for (const sut_entry& s : all_real_sinks()) {
+        if (s.appends) {
+            appends_after_existing_contents(s);
+        }
+    }
+}
+
+SINKCHECK_PROPERTY(Sinks, FixedCapacityEdges, 2.0) {
+    for (const sut_entry& s : all_real_sinks()) {
+        if (s.fixed_capacity) {
+            fixed_capacity_edges(s);
+        }
+    }
+}
+
+SINKCHECK_PROPERTY(Sinks, EmptyWritesChangeNothing, 2.0) {
+    for (const sut_entry& s : all_real_sinks()) {
+        empty_writes_change_nothing(s);
+    }
+}
+
+SINKCHECK_PROPERTY(Sinks, FailingStreamIsReported, 2.0) {
+    for (const sut_entry& s : all_real_sinks()) {
+        if (s.streams) {
+            failing_stream_is_reported(s);
+        }
+    }
+}
+
 SINKCHECK_PROPERTY(Sinks, EachFollowsItsGrowthRule, 2.0) {
     for (const sut_entry& s : all_real_sinks()) {
         if (!s.growth.empty()) {

@@ -42,6 +42,23 @@ struct chunked_mutant : owning {
     }
 };
 
+template <span_bug Bug>
+struct span_mutant : span_sink_traits {
+    static const char* const name;
+    static broken_span_sink make(target& t, const run_setup&, growth_observer*) {
+        return broken_span_sink(t.buf.data(), t.buf.size() - 1, Bug);
+    }
+    static void capture(broken_span_sink& s, target& t) { t.used = s.position(); }
+};
+
+template <stream_bug Bug>
+struct ostream_mutant : ostream_sink_traits {
+    static const char* const name;
+    static broken_ostream_sink make(target& t, const run_setup&, growth_observer*) {
+        return broken_ostream_sink(t.os, Bug);
+    }
+};
+
 template <seek_bug Bug>
 struct seekable_mutant : owning {
     static const char* const name;
@@ -69,7 +86,21 @@ const char* const vector_mutant<container_bug::window_ignored>::name = "vector/w
 template <>
 const char* const vector_mutant<container_bug::reports_resized_size>::name = "legacy_vector/reports-resized-size";
 template <>
+const char* const vector_mutant<container_bug::trim_ignores_existing>::name = "vector/trim-ignores-existing";
+template <>
 const char* const string_mutant<container_bug::none>::name = "string (control)";
+template <>
+const char* const string_mutant<container_bug::trim_ignores_existing>::name = "string/trim-ignores-existing";
+template <>
+const char* const vector_mutant<container_bug::fast_path_strict>::name = "vector/fast-path-strict";
+template <>
+const char* const ostream_mutant<stream_bug::none>::name = "ostream (control)";
+template <>
+const char* const ostream_mutant<stream_bug::advances_before_check>::name = "ostream/advances-before-check";
+template <>
+const char* const span_mutant<span_bug::none>::name = "span (control)";
+template <>
+const char* const span_mutant<span_bug::limit_one_past_end>::name = "span/limit-one-past-end";
 template <>
 const char* const string_mutant<container_bug::doubles_out_of_short_buffer>::name =
     "string/doubles-out-of-short-buffer";
@@ -80,17 +111,24 @@ const char* const chunked_mutant<chunk_bug::cap_ignored>::name = "chunked/cap-ig
 template <>
 const char* const chunked_mutant<chunk_bug::drops_partial_chunk>::name = "chunked/drops-partial-chunk";
 template <>
+const char* const chunked_mutant<chunk_bug::cap_compared_strictly>::name = "chunked/cap-compared-strictly";
+template <>
 const char* const seekable_mutant<seek_bug::library_growth>::name = "seekable_memory/library-growth";
 template <>
 const char* const seekable_mutant<seek_bug::none>::name = "seekable_memory (control)";
 template <>
 const char* const seekable_mutant<seek_bug::fast_path_forgets_seek>::name = "seekable_memory/fast-path-forgets-seek";
 
-const std::vector<std::string> vector_properties = {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow",
-                                                    "CapacityGrowthIgnoresWindow", "ZeroFillStaysWithinWindow"};
+const std::vector<std::string> vector_properties = {"AllSinksWriteIdenticalBytes",  "TrimToWrittenBytesWhenWritesThrow",
+                                                    "CapacityGrowthIgnoresWindow",  "ZeroFillStaysWithinWindow",
+                                                    "AppendsAfterExistingContents", "EmptyWritesChangeNothing"};
 const std::vector<std::string> string_properties = {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow",
-                                                    "ZeroFillStaysWithinWindow",
-                                                    "LeavesShortBufferWithExactAllocation"};
+                                                    "ZeroFillStaysWithinWindow", "LeavesShortBufferWithExactAllocation",
+                                                    "AppendsAfterExistingContents"};
+const std::vector<std::string> span_properties = {"AllSinksWriteIdenticalBytes", "WriteProgramsMatchAByteArray",
+                                                  "FixedCapacityEdges", "EmptyWritesChangeNothing"};
+const std::vector<std::string> ostream_properties = {"AllSinksWriteIdenticalBytes", "WriteProgramsMatchAByteArray",
+                                                     "EmptyWritesChangeNothing", "FailingStreamIsReported"};
 const std::vector<std::string> chunked_properties = {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow",
                                                      "ChunksDoubleUpToTheCap"};
 const std::vector<std::string> seekable_properties = {
@@ -119,12 +157,29 @@ const std::vector<gallery_entry>& all_broken_sinks() {
         make(entry<vector_mutant<container_bug::reports_resized_size>>(), "000",
              "the legacy sink reports the resized size as its position",
              {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow", "CapacityGrowthIgnoresWindow"}),
+        make(entry<vector_mutant<container_bug::trim_ignores_existing>>(), "000",
+             "the destructor trims to position() and drops the tail of what the vector held before", vector_properties),
+        make(entry<string_mutant<container_bug::trim_ignores_existing>>(), "002",
+             "the destructor trims to position() and drops the tail of what the string held before", string_properties),
+        make(entry<span_mutant<span_bug::limit_one_past_end>>(), "-",
+             "the limit is one byte past the buffer: an overrun by exactly one byte is stored, not refused",
+             span_properties),
+        make(entry<vector_mutant<container_bug::fast_path_strict>>(), "000",
+             "a write that exactly fills the zero-filled room takes the growth path (n < room for n <= room): an "
+             "empty write there zero-fills another window",
+             vector_properties),
+        make(entry<ostream_mutant<stream_bug::advances_before_check>>(), "-",
+             "position() advances before the stream's state is checked: it counts the bytes the stream refused",
+             ostream_properties),
         make(entry<string_mutant<container_bug::doubles_out_of_short_buffer>>(), "002",
              "leaving the short buffer still allocates twice its capacity", string_properties),
         make(entry<chunked_mutant<chunk_bug::cap_ignored>>(), "003", "chunk sizes keep doubling past the cap",
              chunked_properties),
         make(entry<chunked_mutant<chunk_bug::drops_partial_chunk>>(), "003",
              "the final flush drops the chunk that is not full", chunked_properties),
+        make(entry<chunked_mutant<chunk_bug::cap_compared_strictly>>(), "003",
+             "next < cap / 2 for <=: an odd cap is reached a doubling early (first 1, cap 3: 1 3 3 for 1 2 3)",
+             chunked_properties),
         make(entry<seekable_mutant<seek_bug::fast_path_forgets_seek>>(), "004",
              "the append fast path is not left when seek() moves the cursor", seekable_properties),
         make(entry<seekable_mutant<seek_bug::library_growth>>(), "004",
@@ -133,6 +188,8 @@ const std::vector<gallery_entry>& all_broken_sinks() {
         make(entry<string_mutant<container_bug::none>>(), "002", "none (control)", string_properties, true),
         make(entry<chunked_mutant<chunk_bug::none>>(), "003", "none (control)", chunked_properties, true),
         make(entry<seekable_mutant<seek_bug::none>>(), "004", "none (control)", seekable_properties, true),
+        make(entry<span_mutant<span_bug::none>>(), "-", "none (control)", span_properties, true),
+        make(entry<ostream_mutant<stream_bug::none>>(), "-", "none (control)", ostream_properties, true),
     };
     return v;
 }

@@ -17,10 +17,12 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "sinkcheck/error.hpp"
 #include "sinkcheck/sink/growth_observer.hpp"
 
 #include "sinkcheck/testkit/harness.hpp"
@@ -47,6 +49,11 @@ enum class container_bug {
     reports_resized_size,
     /// seed 002 reverted: leaving the short buffer still asks for twice its capacity
     doubles_out_of_short_buffer,
+    /// the destructor trims to position() and forgets the container's earlier contents
+    trim_ignores_existing,
+    /// the fast path asks for n < room where n <= room is meant: a write that exactly fills the
+    /// zero-filled room, an empty one at its end among them, takes the growth path
+    fast_path_strict,
 };
 
 /// A caller's vector or string, grown through a zero-fill window, trimmed when the sink goes.
@@ -76,13 +83,18 @@ public:
         if (bug_ == container_bug::no_trim_when_unwinding && std::uncaught_exceptions() > 0) {
             return;
         }
+        if (bug_ == container_bug::trim_ignores_existing) {
+            c_->resize(pos_ - base_);
+            return;
+        }
         c_->resize(bug_ == container_bug::trim_to_capacity ? c_->capacity() : pos_);
     }
 
     void write(std::uint8_t b) { write(&b, 1); }
 
     void write(const std::uint8_t* p, std::size_t n) {
-        if (n <= c_->size() - pos_) {
+        const bool fits = bug_ == container_bug::fast_path_strict ? n < c_->size() - pos_ : n <= c_->size() - pos_;
+        if (fits) {
             copy_to(pos_, p, n);
             pos_ += n;
             return;
@@ -174,6 +186,8 @@ enum class chunk_bug {
     cap_ignored,
     /// the final flush drops the chunk that is not full yet
     drops_partial_chunk,
+    /// "double while next < cap / 2" for "<=": an odd cap is reached one doubling early
+    cap_compared_strictly,
 };
 
 template <class Alloc>
@@ -223,7 +237,13 @@ public:
         }
         chunks_.push_back({fresh, size, 0});
         append(chunks_.back(), p + room, rest);
-        next_ = bug_ == chunk_bug::cap_ignored ? 2 * next_ : std::min(2 * next_, cap_);
+        if (bug_ == chunk_bug::cap_ignored) {
+            next_ = 2 * next_;
+        } else if (bug_ == chunk_bug::cap_compared_strictly) {
+            next_ = next_ < cap_ / 2 ? 2 * next_ : cap_;
+        } else {
+            next_ = next_ <= cap_ / 2 ? 2 * next_ : cap_;
+        }
     }
 
     std::size_t position() const noexcept {
@@ -272,6 +292,78 @@ private:
     std::size_t next_;
     std::size_t cap_;
     chunk_bug bug_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Fixed span.
+
+enum class span_bug {
+    none,
+    /// the limit is one byte past the buffer: an overrun by exactly one byte is stored
+    limit_one_past_end,
+};
+
+class broken_span_sink {
+public:
+    broken_span_sink(std::uint8_t* data, std::size_t capacity, span_bug bug) noexcept
+        : data_(data), capacity_(capacity), bug_(bug) {}
+
+    void write(std::uint8_t b) { write(&b, 1); }
+
+    void write(const std::uint8_t* p, std::size_t n) {
+        const std::size_t limit = bug_ == span_bug::limit_one_past_end ? capacity_ + 1 : capacity_;
+        if (n > limit - pos_) {
+            throw sink_overflow(pos_, capacity_, n);
+        }
+        if (n != 0) {
+            std::memcpy(data_ + pos_, p, n);
+        }
+        pos_ += n;
+    }
+
+    std::size_t position() const noexcept { return pos_; }
+
+private:
+    std::uint8_t* data_;
+    std::size_t capacity_;
+    std::size_t pos_ = 0;
+    span_bug bug_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// std::ostream.
+
+enum class stream_bug {
+    none,
+    /// position() advances before the stream's state is checked
+    advances_before_check,
+};
+
+class broken_ostream_sink {
+public:
+    broken_ostream_sink(std::ostream& os, stream_bug bug) noexcept : os_(&os), bug_(bug) {}
+
+    void write(std::uint8_t b) { write(&b, 1); }
+
+    void write(const std::uint8_t* p, std::size_t n) {
+        os_->write(reinterpret_cast<const char*>(p), static_cast<std::streamsize>(n));
+        if (bug_ == stream_bug::advances_before_check) {
+            position_ += n;
+        }
+        if (!*os_) {
+            throw sink_error("broken_ostream_sink: the stream failed at byte " + std::to_string(position_), position_);
+        }
+        if (bug_ != stream_bug::advances_before_check) {
+            position_ += n;
+        }
+    }
+
+    std::size_t position() const noexcept { return position_; }
+
+private:
+    std::ostream* os_;
+    stream_bug bug_;
+    std::size_t position_ = 0;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -69,6 +69,36 @@ struct sink_property_weights {
             },                                                                                                         \
             ::sinkcheck::testkit::sink_property_weights::faults);                                                      \
     }                                                                                                                  \
+    TEST(Suite, EmptyWritesChangeNothing) {                                                                            \
+        ::sinkcheck::testkit::expect_property(                                                                         \
+            #Suite "/EmptyWritesChangeNothing",                                                                        \
+            [] { ::sinkcheck::testkit::empty_writes_change_nothing(::sinkcheck::testkit::entry_for<Traits>()); },      \
+            ::sinkcheck::testkit::sink_property_weights::programs);                                                    \
+    }                                                                                                                  \
+    TEST(Suite, FailingStreamIsReported) {                                                                             \
+        SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::streams,                              \
+                                      "the sink writes into no stream its target can make fail (streams)")             \
+        ::sinkcheck::testkit::expect_property(                                                                         \
+            #Suite "/FailingStreamIsReported",                                                                         \
+            [] { ::sinkcheck::testkit::failing_stream_is_reported(::sinkcheck::testkit::entry_for<Traits>()); },       \
+            ::sinkcheck::testkit::sink_property_weights::programs);                                                    \
+    }                                                                                                                  \
+    TEST(Suite, AppendsAfterExistingContents) {                                                                        \
+        SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::appends,                              \
+                                      "the target cannot hold bytes before the sink is made (appends)")                \
+        ::sinkcheck::testkit::expect_property(                                                                         \
+            #Suite "/AppendsAfterExistingContents",                                                                    \
+            [] { ::sinkcheck::testkit::appends_after_existing_contents(::sinkcheck::testkit::entry_for<Traits>()); },  \
+            ::sinkcheck::testkit::sink_property_weights::programs);                                                    \
+    }                                                                                                                  \
+    TEST(Suite, FixedCapacityEdges) {                                                                                  \
+        SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::fixed_capacity,                       \
+                                      "the sink has no fixed capacity")                                                \
+        ::sinkcheck::testkit::expect_property(                                                                         \
+            #Suite "/FixedCapacityEdges",                                                                              \
+            [] { ::sinkcheck::testkit::fixed_capacity_edges(::sinkcheck::testkit::entry_for<Traits>()); },             \
+            ::sinkcheck::testkit::sink_property_weights::programs);                                                    \
+    }                                                                                                                  \
     TEST(Suite, FollowsItsGrowthRule) {                                                                                \
         SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::has_growth_rule,                      \
                                       "the traits declare no growth rule (using growth = ...)")                        \

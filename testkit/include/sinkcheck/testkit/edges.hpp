@@ -122,6 +122,18 @@ inline constexpr std::uint64_t double_bits[] = {
 inline constexpr std::size_t lengths[] = {0,  1,   4,   5,   15,  16,    23,    24,    31,
                                           32, 127, 128, 255, 256, 32767, 32768, 65535, 65536};
 
+/// Chunk sizes for a chunked sink's first chunk and cap, drawn independently: small and odd
+/// sizes and powers of two +-1, since an odd cap whose half rounds down is where a `<` written
+/// for `<=` in "double while next <= cap / 2" shows (first 1, cap 3: chunks 1 3 3 instead of 1 2 3).
+inline constexpr std::size_t chunk_sizes[] = {1, 2, 3, 5, 7, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 2047, 2048, 2049};
+
+/// Nesting depths around the walker's inline stack (32 frames, reference detail/walk.hpp) and
+/// its multiples: where a frame moves between the inline array and the heap.
+inline constexpr std::size_t nesting_depths[] = {31, 32, 33, 34, 63, 64, 65, 66, 95, 96, 97, 98};
+
+/// Block sizes every sink is swept with besides those around its windows and chunks.
+inline constexpr std::size_t block_sweep[] = {0, 1, 2, 3, 5, 7, 13, 32, 1024};
+
 inline double double_from_bits(std::uint64_t bits) noexcept {
     double d;
     std::memcpy(&d, &bits, sizeof d);

@@ -11,6 +11,7 @@
 // value a reader can check by hand.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -503,26 +504,47 @@ rc::Gen<Json> edge_sized_container(const value_profile& p) {
         rc::gen::arbitrary<bool>(), rc::gen::arbitrary<bool>());
 }
 
-/// depth levels of arrays and one-member objects around a scalar, built without recursion.
+/// depth levels of containers around a scalar, built without recursion: a chain (arrays and
+/// one-member objects), or a tree with a small container before and after the inner one at every
+/// level. Depths are drawn around the walker's inline stack size and its multiples half the time:
+/// a sibling pushed and popped where the stack crosses from inline frames to heap frames is
+/// where a stack slip shows (32 nested arrays whose innermost holds [1],[2]).
 template <class Json>
 rc::Gen<Json> deep_value(const value_profile& p) {
+    const auto depths = edges_up_to(edges::as_vector(edges::nesting_depths), p.deep_limit);
+    auto depth_gen = depths.empty() ? rc::gen::inRange<std::size_t>(1, p.deep_limit + 1)
+                                    : choice<std::size_t>({{1, rc::gen::inRange<std::size_t>(1, p.deep_limit + 1)},
+                                                           {1, one_of_values(depths)}});
     return rc::gen::apply(
-        [](std::size_t depth, Json leaf, std::uint64_t shape) {
+        [](std::size_t depth, bool tree, Json leaf, std::uint64_t shape) {
             Json cur = std::move(leaf);
             for (std::size_t i = 0; i < depth; ++i) {
-                Json outer;
-                if ((shape >> (i % 64)) & 1U) {
-                    outer = Json::object();
+                const bool object = ((shape >> (i % 64)) & 1U) != 0;
+                Json outer = object ? Json::object() : Json::array();
+                const auto sibling = [i](std::size_t side) { return Json::array({Json(2 * i + side)}); };
+                if (object) {
+                    // keys in sorted order, so nlohmann::json and ordered_json agree on the order
+                    if (tree) {
+                        outer["a"] = sibling(0);
+                    }
                     outer["d"] = std::move(cur);
+                    if (tree) {
+                        outer["z"] = sibling(1);
+                    }
                 } else {
-                    outer = Json::array();
+                    if (tree) {
+                        outer.push_back(sibling(0));
+                    }
                     outer.push_back(std::move(cur));
+                    if (tree) {
+                        outer.push_back(sibling(1));
+                    }
                 }
                 cur = std::move(outer);
             }
             return cur;
         },
-        rc::gen::inRange<std::size_t>(1, p.deep_limit + 1), scalar_value<Json>(p), rc::gen::arbitrary<std::uint64_t>());
+        std::move(depth_gen), rc::gen::arbitrary<bool>(), scalar_value<Json>(p), rc::gen::arbitrary<std::uint64_t>());
 }
 
 /// An array of n assorted scalars drawn from a seed (like seed 000's "many_windows" document):
@@ -601,11 +623,23 @@ rc::Gen<Json> json_value(const value_profile& p = {}) {
 // ---------------------------------------------------------------------------------------------
 // Write programs: what an encoder does to a sink, reduced to its kinds of call.
 
-/// Block sizes around every window and chunk edge the sinks have (1, 7, 64, 2 KiB, 4 KiB,
-/// 64 KiB) and the 64-byte minimum capacity of the vector sink.
+/// Block sizes: the sweep (edges.hpp), one either side of every window and of the default first
+/// chunk (2 KiB; the 64 KiB cap is a window too), and the 64-byte minimum capacity of the vector
+/// sink (64 is a window).
 inline const std::vector<std::size_t>& block_length_edges() {
-    static const std::vector<std::size_t> v = {0,    1,    2,    6,    7,    8,    63,    64,    65,
-                                               2047, 2048, 2049, 4095, 4096, 4097, 65535, 65536, 65537};
+    static const std::vector<std::size_t> v = [] {
+        std::vector<std::size_t> out = edges::as_vector(edges::block_sweep);
+        std::vector<std::size_t> centres = window_sizes();
+        centres.push_back(run_setup{}.first_chunk);
+        for (std::size_t c : centres) {
+            if (c != unlimited_window) {
+                out.insert(out.end(), {c - 1, c, c + 1});
+            }
+        }
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        return out;
+    }();
     return v;
 }
 

@@ -64,6 +64,8 @@ struct run_record {
     /// encode_error id when refused; what() of any exception
     int error_id = 0;
     std::string error;
+    /// sink_error::position() when a sink error ended the run (the bytes written before it)
+    std::size_t error_position = none;
 
     /// What the target holds once the sink is gone (empty for a sink that stores nothing).
     std::vector<std::uint8_t> bytes;
@@ -187,6 +189,7 @@ run_record drive(const run_setup& setup, Body&& body) {
         } catch (const sinkcheck::sink_error& e) {
             r.how = outcome::sink_error;
             r.error = e.what();
+            r.error_position = e.position();
         } catch (const std::bad_alloc& e) {
             r.how = setup.alloc_fault != 0 ? outcome::alloc_fault : outcome::other;
             r.error = e.what();
@@ -214,6 +217,10 @@ struct sut_entry {
     bool stores = true;
     bool seekable = false;
     bool fixed_capacity = false;
+    /// the target can hold bytes before the sink is made (run_setup::existing)
+    bool appends = false;
+    /// the target's stream fails at run_setup::stream_limit bytes
+    bool streams = false;
     /// the growth rule's description; "" when the sink declares none
     std::string growth;
     /// the allocation sizes its growth rule expects for these write lengths
@@ -232,6 +239,8 @@ sut_entry entry() {
     e.stores = traits::stores;
     e.seekable = traits::seekable;
     e.fixed_capacity = traits::fixed_capacity;
+    e.appends = traits::appends;
+    e.streams = traits::streams;
     e.growth = std::string(traits::growth_description());
     e.expected_allocations = &traits::expected_allocations;
     e.encode = [](format f, const nlohmann::json& j, const encode_options& o, const run_setup& s) {

@@ -111,6 +111,18 @@ inline rc::Gen<sink_choice> sink_gen(const std::vector<sut_entry>& suts) {
     return one_of_values(std::move(v));
 }
 
+/// First chunk and cap drawn independently (the smaller one is the first), each from the chunk
+/// edges (edges.hpp) three times in four, otherwise anywhere up to 4 KiB.
+inline rc::Gen<chunk_bounds> chunk_bounds_gen() {
+    const auto size = choice<std::size_t>(
+        {{3, one_of_values(edges::as_vector(edges::chunk_sizes))}, {1, rc::gen::inRange<std::size_t>(1, 4097)}});
+    return rc::gen::apply(
+        [](std::size_t a, std::size_t b) {
+            return chunk_bounds{std::min(a, b), std::max(a, b)};
+        },
+        size, size);
+}
+
 inline void showValue(shape s, std::ostream& os) {
     os << (s == shape::plain ? "plain" : s == shape::use_size ? "use_size" : "use_size+use_type");
 }
@@ -477,11 +489,7 @@ inline void zero_fill_stays_within_window(const std::vector<sut_entry>& suts) {
 // Property 7.
 
 inline void chunks_double_up_to_the_cap(const sut_entry& chunked, const sut_entry& vector_like) {
-    const chunk_bounds bounds = *rc::gen::apply(
-        [](std::size_t first, std::size_t doublings) {
-            return chunk_bounds{first, first << doublings};
-        },
-        one_of_values<std::size_t>({2048, 1, 2, 3, 16, 100}), one_of_values<std::size_t>({5, 0, 1, 2, 3, 4, 6}));
+    const chunk_bounds bounds = *chunk_bounds_gen();
     const std::size_t first = bounds.first;
     const std::size_t cap = bounds.cap;
     run_setup setup;
@@ -606,14 +614,11 @@ inline void patched_bson_lengths_equal_precomputed(const sut_entry& seekable, co
     }
 }
 
-/// Any sink: a write program (with seeks when the sink can seek, and a throw at one write)
-/// leaves the target holding exactly the bytes of the writes that returned, where they went.
-inline void write_programs_match_a_byte_array(const sut_entry& s) {
-    const auto prog = *write_program_gen(s.seekable, true);
-    const std::size_t w = s.windowed ? (*window_gen()).bytes : default_window;
+/// The setup that replays prog under window w: its fault point as a write-call count (the
+/// fault wrapper counts write calls, a seek is not one) and a fixed capacity that fits it.
+inline run_setup program_setup(const write_program& prog, std::size_t w) {
     run_setup setup;
     setup.window = w;
-    // the fault point counts ops; the fault wrapper counts write calls (a seek is not one)
     std::size_t write_calls = 0;
     std::size_t total = 0;
     for (std::size_t i = 0; i < prog.ops.size(); ++i) {
@@ -626,9 +631,179 @@ inline void write_programs_match_a_byte_array(const sut_entry& s) {
         }
     }
     setup.span_capacity = total;
+    return setup;
+}
+
+/// Any sink: a write program (with seeks when the sink can seek, and a throw at one write)
+/// leaves the target holding exactly the bytes of the writes that returned, where they went.
+inline void write_programs_match_a_byte_array(const sut_entry& s) {
+    const auto prog = *write_program_gen(s.seekable, true);
+    const std::size_t w = s.windowed ? (*window_gen()).bytes : default_window;
+    const run_setup setup = program_setup(prog, w);
     const run_record r = s.program(prog, setup);
     RC_CLASSIFY(setup.write_fault != 0, "with a fault");
     require_sound(r, {s.name, window_of(s, w), "a write program"}, s.stores, s.seekable);
+}
+
+/// What a caller's container may already hold: lengths at the edges (around a string's short
+/// buffer and the vector's 64-byte floor among them) or small, bytes that differ from a write
+/// program's.
+inline rc::Gen<std::vector<std::uint8_t>> existing_contents_gen() {
+    return rc::gen::apply(
+        [](std::size_t n, std::uint8_t salt) {
+            std::vector<std::uint8_t> v(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                v[i] = static_cast<std::uint8_t>(salt + 7U * i);
+            }
+            return v;
+        },
+        choice<std::size_t>({{1, one_of_values(edges_up_to(edges::as_vector(edges::lengths), 4096))},
+                             {1, rc::gen::inRange<std::size_t>(1, 200)}}),
+        rc::gen::arbitrary<std::uint8_t>());
+}
+
+/// Any sink whose target can hold bytes before it is made (traits `appends`): after a write
+/// program, with a throw at one write now and then, the target holds its earlier bytes and then
+/// exactly the writes that returned — trimmed to earlier + written also while unwinding — and
+/// position() counts only what was written through the sink.
+inline void appends_after_existing_contents(const sut_entry& s) {
+    const auto existing = *existing_contents_gen();
+    const auto prog = *write_program_gen(false, true);
+    const std::size_t w = s.windowed ? (*window_gen()).bytes : default_window;
+    run_setup setup = program_setup(prog, w);
+    setup.existing = existing;
+    run_record r = s.program(prog, setup);
+    RC_CLASSIFY(setup.write_fault != 0, "with a fault");
+    const where at{s.name, window_of(s, w), "a write program after " + std::to_string(existing.size()) + " bytes"};
+    std::vector<std::uint8_t> expected = existing;
+    expected.insert(expected.end(), r.model.begin(), r.model.end());
+    if (r.bytes != expected) {
+        RC_FAIL(bytes_report(at.describe() + " after " + outcome_of(r) +
+                                 ": the target does not hold its earlier bytes followed by the writes that returned",
+                             expected, r.bytes, no_document, format::cbor, {}));
+    }
+    r.bytes.erase(r.bytes.begin(), r.bytes.begin() + static_cast<std::ptrdiff_t>(existing.size()));
+    require_sound(r, at, true);
+}
+
+/// Any fixed-capacity sink: a write program that needs exactly the capacity completes; with one
+/// byte less, the write that would store the last byte throws, the buffer holds exactly the
+/// writes before it and nothing is stored past its end (a canary byte there shows in contents()).
+inline void fixed_capacity_edges(const sut_entry& s) {
+    const auto prog = *write_program_gen(false, false);
+    const run_setup exact = program_setup(prog, default_window);
+    const run_record fits = s.program(prog, exact);
+    const std::string capacity = "capacity " + std::to_string(exact.span_capacity);
+    require_sound(fits, {s.name, none, "a write program of exactly its " + capacity}, s.stores);
+    if (fits.how != outcome::completed) {
+        RC_FAIL(s.name + ": a write program of exactly its " + capacity + ": " + outcome_of(fits));
+    }
+    if (exact.span_capacity == 0) {
+        return;  // nothing to overrun
+    }
+    run_setup short_by_one = exact;
+    --short_by_one.span_capacity;
+    const run_record r = s.program(prog, short_by_one);
+    const where at{s.name, none,
+                   "a write program of " + std::to_string(exact.span_capacity) + " bytes into capacity " +
+                       std::to_string(short_by_one.span_capacity)};
+    if (r.how == outcome::completed) {
+        RC_FAIL(at.describe() + ": completed without throwing");
+    }
+    if (r.how == outcome::other) {
+        RC_FAIL(at.describe() + ": " + outcome_of(r) + " (a full buffer throws sink_error)");
+    }
+    if (s.stores && r.bytes != r.model) {
+        RC_FAIL(
+            bytes_report(at.describe() + ": the buffer does not hold exactly the writes before the one that overran",
+                         r.model, r.bytes, no_document, format::cbor, {}));
+    }
+    if (r.model.size() > short_by_one.span_capacity || r.position != r.model.size()) {
+        RC_FAIL(at.describe() + ": position() " + std::to_string(r.position) + " after writes of " +
+                std::to_string(r.model.size()) + " bytes");
+    }
+}
+
+/// Any sink: empty writes (write(p, 0)) put anywhere in a write program change nothing — the
+/// bytes, position(), the outcome, the allocations, the growths reported and the chunks are
+/// those of the program without them.
+inline void empty_writes_change_nothing(const sut_entry& s) {
+    const auto prog = *write_program_gen(false, false);
+    const auto where_empty = *rc::gen::container<std::vector<bool>>(prog.ops.size() + 1, rc::gen::arbitrary<bool>());
+    write_program padded;
+    write_op empty;
+    empty.what = write_op::kind::block;
+    for (std::size_t i = 0; i <= prog.ops.size(); ++i) {
+        if (where_empty[i]) {
+            padded.ops.push_back(empty);
+        }
+        if (i < prog.ops.size()) {
+            padded.ops.push_back(prog.ops[i]);
+        }
+    }
+    const std::size_t w = s.windowed ? (*window_gen()).bytes : default_window;
+    const run_setup setup = program_setup(prog, w);
+    const run_record a = s.program(prog, setup);
+    const run_record b = s.program(padded, setup);
+    const where at{s.name, window_of(s, w), "a write program with empty writes put in"};
+    require_sound(b, at, s.stores);
+    const auto growths_of = [](const run_record& r) {
+        std::vector<std::size_t> out;
+        for (const growth_event& e : r.growths) {
+            out.insert(out.end(), {e.position, e.capacity, e.ahead});
+        }
+        return out;
+    };
+    if (a.how != b.how || a.position != b.position || a.bytes != b.bytes) {
+        RC_FAIL(bytes_report(at.describe() + " (" + outcome_of(b) + ", position() " + std::to_string(b.position) +
+                                 ") differs from the program without them (" + outcome_of(a) + ", position() " +
+                                 std::to_string(a.position) + ")",
+                             a.bytes, b.bytes, no_document, format::cbor, {}));
+    }
+    if (a.allocations != b.allocations || a.chunks != b.chunks) {
+        RC_FAIL(at.describe() + ": allocations " + list_of(b.allocations) + " and chunks " + list_of(b.chunks) +
+                ", without them " + list_of(a.allocations) + " and " + list_of(a.chunks));
+    }
+    if (growths_of(a) != growths_of(b)) {
+        RC_FAIL(at.describe() + ": growths (position, capacity, ahead) " + list_of(growths_of(b)) + ", without them " +
+                list_of(growths_of(a)));
+    }
+}
+
+/// Any sink over a stream its target can make fail (traits `streams`): when the stream refuses a
+/// byte, the write that reached it throws sink_error naming the first byte not written (the
+/// bytes of the writes that returned), position() counts only those, and the stream holds them
+/// (and possibly part of the failing write, never more than it took).
+inline void failing_stream_is_reported(const sut_entry& s) {
+    const auto prog = *write_program_gen(false, false);
+    run_setup setup = program_setup(prog, default_window);
+    const std::size_t total = setup.span_capacity;
+    if (total == 0) {
+        return;  // a stream that takes nothing is never asked for a byte
+    }
+    setup.stream_limit = *rc::gen::inRange<std::size_t>(0, total);
+    const run_record r = s.program(prog, setup);
+    const where at{s.name, none,
+                   "a write program of " + std::to_string(total) + " bytes into a stream that fails at byte " +
+                       std::to_string(setup.stream_limit)};
+    if (r.how != outcome::sink_error) {
+        RC_FAIL(at.describe() + ": " + outcome_of(r) + " (a failing stream throws sink_error)");
+    }
+    const std::size_t written = r.model.size();
+    if (written > setup.stream_limit || r.writes.empty() || written + r.writes.back() <= setup.stream_limit) {
+        RC_FAIL(at.describe() + ": the writes that returned hold " + std::to_string(written) +
+                " bytes; the one that threw asked for " + std::to_string(r.writes.empty() ? 0 : r.writes.back()));
+    }
+    if (r.position != written || r.error_position != written) {
+        RC_FAIL(at.describe() + ": position() " + std::to_string(r.position) + " and the error's position " +
+                (r.error_position == none ? std::string("(none)") : std::to_string(r.error_position)) +
+                " after writes of " + std::to_string(written) + " bytes (" + r.error + ")");
+    }
+    if (s.stores && (r.bytes.size() < written || r.bytes.size() > setup.stream_limit ||
+                     !std::equal(r.model.begin(), r.model.end(), r.bytes.begin()))) {
+        RC_FAIL(bytes_report(at.describe() + ": the stream does not begin with the writes that returned", r.model,
+                             r.bytes, no_document, format::cbor, {}));
+    }
 }
 
 inline void seek_programs_match_a_byte_array(const sut_entry& seekable) { write_programs_match_a_byte_array(seekable); }
@@ -638,11 +813,7 @@ inline void seek_programs_match_a_byte_array(const sut_entry& seekable) { write_
 inline void follows_its_growth_rule(const sut_entry& s) {
     run_setup setup;
     setup.window = s.windowed ? (*window_gen()).bytes : default_window;
-    const chunk_bounds bounds = *rc::gen::apply(
-        [](std::size_t first, std::size_t doublings) {
-            return chunk_bounds{first, first << doublings};
-        },
-        one_of_values<std::size_t>({2048, 1, 2, 3, 16, 100}), one_of_values<std::size_t>({5, 0, 1, 2, 3, 4, 6}));
+    const chunk_bounds bounds = *chunk_bounds_gen();
     setup.first_chunk = bounds.first;
     setup.max_chunk = bounds.cap;
     run_record r;

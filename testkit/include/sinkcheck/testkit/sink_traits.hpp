@@ -18,7 +18,9 @@
 //
 // Optional members: `description`; `windowed` (the run_setup window means something);
 // `stores` (false: only position() can be compared); `fixed_capacity` (writes past
-// run_setup::span_capacity throw); `make(target&, const run_setup&, growth_observer*)`; `capture(sink&, target&)` (read owned bytes before the sink
+// run_setup::span_capacity throw); `appends` (the target can hold bytes before the sink is made:
+// its constructor fills it with run_setup::existing, and the sink writes after them); `streams`
+// (the sink writes into a stream that its target makes fail at run_setup::stream_limit bytes); `make(target&, const run_setup&, growth_observer*)`; `capture(sink&, target&)` (read owned bytes before the sink
 // dies); `ahead(sink&, target&)` (bytes writable past the cursor, measured on the target);
 // `using growth = <rule>` (a struct with `description` and `allocations(writes, setup)`, such as
 // vector_doubling below). A sink is seekable when the object make() returns has seek(pos).
@@ -66,6 +68,10 @@ struct run_setup {
     std::size_t alloc_fault = 0;
     /// the k-th write call (1-based) throws injected_fault before reaching the sink; 0: none
     std::size_t write_fault = 0;
+    /// appending sinks: what the target already holds when the sink is made over it
+    std::vector<std::uint8_t> existing;
+    /// stream sinks: the stream fails once it holds this many bytes; none: never
+    std::size_t stream_limit = none;
 };
 
 /// "[64, 128, ...]": sizes for a report, the first 16 of a long list.
@@ -177,6 +183,8 @@ struct has_description<T, std::void_t<decltype(T::description)>> : std::true_typ
 SINKCHECK_TESTKIT_FLAG(windowed, false)
 SINKCHECK_TESTKIT_FLAG(stores, true)
 SINKCHECK_TESTKIT_FLAG(fixed_capacity, false)
+SINKCHECK_TESTKIT_FLAG(appends, false)
+SINKCHECK_TESTKIT_FLAG(streams, false)
 #undef SINKCHECK_TESTKIT_FLAG
 
 template <class T, class = void>
@@ -230,6 +238,8 @@ struct sink_traits {
     static constexpr bool windowed = detail::flag_windowed<T>::value;
     static constexpr bool stores = detail::flag_stores<T>::value;
     static constexpr bool fixed_capacity = detail::flag_fixed_capacity<T>::value;
+    static constexpr bool appends = detail::flag_appends<T>::value;
+    static constexpr bool streams = detail::flag_streams<T>::value;
     static constexpr bool has_growth_rule = !std::is_void_v<growth>;
     static constexpr bool reports_chunks = detail::has_chunks<target_type>::value;
 

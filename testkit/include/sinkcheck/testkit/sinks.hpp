@@ -9,11 +9,13 @@
 // checked), just before for the sinks that own their bytes (sink_traits.hpp has the protocol).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <sstream>
+#include <ostream>
+#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -49,17 +51,22 @@ std::vector<std::uint8_t> bytes_of(const Container& c) {
 }
 
 /// Shared by the sinks that write into a container the caller keeps (and that must be trimmed
-/// back to the bytes written when the sink goes).
+/// back to its earlier contents and the bytes written when the sink goes).
 template <class Container>
 struct container_target {
     Container c;
-    container_target(const run_setup&, std::shared_ptr<allocation_log> log)
-        : c(typename Container::allocator_type(std::move(log))) {}
+    container_target(const run_setup& s, std::shared_ptr<allocation_log> log)
+        : c(typename Container::allocator_type(std::move(log))) {
+        for (std::uint8_t b : s.existing) {
+            c.push_back(static_cast<typename Container::value_type>(b));
+        }
+    }
 };
 
 template <class Container>
 struct over_container {
     static constexpr bool stores = true;
+    static constexpr bool appends = true;
     using target = container_target<Container>;
     static std::vector<std::uint8_t> contents(target& t) { return bytes_of(t.c); }
     /// measured on the container itself, not on what the sink reports
@@ -171,14 +178,47 @@ struct chunked_sink_traits : owning {
     }
 };
 
+/// A stream buffer that keeps what it is given and refuses every byte past `limit` (a full
+/// device): the stream then sets badbit, as a real one does.
+class limited_streambuf : public std::streambuf {
+public:
+    explicit limited_streambuf(std::size_t limit) : limit_(limit) {}
+    const std::string& str() const noexcept { return bytes_; }
+
+protected:
+    int_type overflow(int_type c) override {
+        if (traits_type::eq_int_type(c, traits_type::eof())) {
+            return traits_type::not_eof(c);
+        }
+        if (bytes_.size() >= limit_) {
+            return traits_type::eof();
+        }
+        bytes_ += traits_type::to_char_type(c);
+        return c;
+    }
+    std::streamsize xsputn(const char* p, std::streamsize n) override {
+        const std::size_t room = limit_ - std::min(limit_, bytes_.size());
+        const std::size_t take = std::min(room, static_cast<std::size_t>(n));
+        bytes_.append(p, take);
+        return static_cast<std::streamsize>(take);
+    }
+
+private:
+    std::size_t limit_;
+    std::string bytes_;
+};
+
 struct ostream_sink_traits {
     static constexpr const char* name = "ostream";
-    static constexpr const char* description = "std::ostream (an ostringstream here)";
+    static constexpr const char* description = "std::ostream (over a stream buffer that can be made to fail)";
+    static constexpr bool streams = true;
     struct target {
-        std::ostringstream os;
+        limited_streambuf buf;
+        std::ostream os;
+        target(const run_setup& s, const std::shared_ptr<allocation_log>&) : buf(s.stream_limit), os(&buf) {}
     };
     static ostream_sink make(target& t, const run_setup&, growth_observer*) { return ostream_sink(t.os); }
-    static std::vector<std::uint8_t> contents(target& t) { return bytes_of(t.os.str()); }
+    static std::vector<std::uint8_t> contents(target& t) { return bytes_of(t.buf.str()); }
 };
 
 /// nlohmann's own vector output adapter behind the virtual protocol.
@@ -190,8 +230,9 @@ struct protocol_sink_traits : over_container<traced_bytes> {
     }
 };
 
-/// The buffer is prefilled with a sentinel: a byte stored past position() (a write that
-/// overflowed and was only partly refused) shows up in contents() as extra bytes.
+/// The buffer is prefilled with a sentinel and has one canary byte past the span_capacity the
+/// sink is given: a byte stored past position() (a write that overflowed and was only partly
+/// refused, or a limit one byte past the end) shows up in contents() as extra bytes.
 struct span_sink_traits {
     static constexpr const char* name = "span";
     static constexpr const char* description =
@@ -201,10 +242,10 @@ struct span_sink_traits {
     struct target {
         std::vector<std::uint8_t> buf;
         std::size_t used = 0;
-        target(const run_setup& s, const std::shared_ptr<allocation_log>&) : buf(s.span_capacity, sentinel) {}
+        target(const run_setup& s, const std::shared_ptr<allocation_log>&) : buf(s.span_capacity + 1, sentinel) {}
     };
     static span_sink make(target& t, const run_setup&, growth_observer*) {
-        return span_sink(t.buf.data(), t.buf.size());
+        return span_sink(t.buf.data(), t.buf.size() - 1);
     }
     static void capture(span_sink& s, target& t) { t.used = s.position(); }
     static std::vector<std::uint8_t> contents(target& t) {
