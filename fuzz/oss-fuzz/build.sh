@@ -48,9 +48,22 @@ run_sink_archive="$WORK/libsinkcheck_run_sink.a"
 rm -f "$run_sink_archive"
 for name in $targets; do
   if [ -f "$src_root/fuzz/$name.cpp" ] && uses_run_sink "$src_root/fuzz/$name.cpp"; then
-    $CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" -c "$src_root/testkit/src/run_sink_instances.cpp" \
-      -o "$WORK/run_sink_instances.o"
-    ar rcs "$run_sink_archive" "$WORK/run_sink_instances.o"
+    # one object per part of run_sink, as many as registry.hpp declares (run_sink_parts)
+    parts=$(sed -n 's/.*constexpr std::size_t run_sink_parts = \([0-9]*\);.*/\1/p' \
+      "$src_root/testkit/include/sinkcheck/testkit/registry.hpp")
+    [ -n "$parts" ] || { echo "build.sh: no run_sink_parts in testkit/include/sinkcheck/testkit/registry.hpp" >&2; exit 1; }
+    # side by side, in a subshell of their own so that the targets' job count below sees none of them
+    (
+      for ((part = 0; part < parts; ++part)); do
+        $CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" -DSINKCHECK_RUN_SINK_PART=$part \
+          -c "$src_root/testkit/src/run_sink_part.cpp" -o "$WORK/run_sink_part_$part.o" &
+      done
+      wait
+    ) || true
+    for ((part = 0; part < parts; ++part)); do
+      [ -f "$WORK/run_sink_part_$part.o" ] || { echo "build.sh: run_sink part $part failed to build" >&2; exit 1; }
+      ar rcs "$run_sink_archive" "$WORK/run_sink_part_$part.o"
+    done
     break
   fi
 done

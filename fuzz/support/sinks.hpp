@@ -28,30 +28,6 @@
 
 namespace sinkcheck::fuzz {
 
-template <format>
-inline constexpr bool no_encoder_for = false;
-
-/// encode() with the format fixed at compile time: a per-format target then instantiates one
-/// encoder per sink instead of six, which keeps its build and its coverage map small.
-template <format F, class Json, class Sink>
-void encode_as(const Json& j, Sink& sink, const encode_options& o) {
-    if constexpr (F == format::cbor) {
-        encode_cbor(j, sink, o);
-    } else if constexpr (F == format::msgpack) {
-        encode_msgpack(j, sink, o);
-    } else if constexpr (F == format::ubjson) {
-        encode_ubjson(j, sink, o);
-    } else if constexpr (F == format::bjdata) {
-        encode_bjdata(j, sink, o);
-    } else if constexpr (F == format::bson) {
-        encode_bson(j, sink, o);
-    } else if constexpr (F == format::bon8) {
-        encode_bon8(j, sink, o);
-    } else {
-        static_assert(no_encoder_for<F>, "encode_as: a format without its encoder here");
-    }
-}
-
 /// The reference output of write(sink): a memory_writer, or a seekable one when BSON lengths
 /// are patched.
 template <class Write>

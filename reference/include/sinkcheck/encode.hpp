@@ -34,6 +34,30 @@ void encode(format f, const Json& j, Sink& sink, const encode_options& options =
     }
 }
 
+template <format>
+inline constexpr bool no_encoder_for = false;
+
+/// encode() with the format fixed at compile time: code that is compiled per format (a fuzz
+/// target, a part of the sink registry) instantiates one encoder per sink instead of six.
+template <format F, class Json, class Sink>
+void encode_as(const Json& j, Sink& sink, const encode_options& options = {}) {
+    if constexpr (F == format::cbor) {
+        encode_cbor(j, sink, options);
+    } else if constexpr (F == format::msgpack) {
+        encode_msgpack(j, sink, options);
+    } else if constexpr (F == format::ubjson) {
+        encode_ubjson(j, sink, options);
+    } else if constexpr (F == format::bjdata) {
+        encode_bjdata(j, sink, options);
+    } else if constexpr (F == format::bson) {
+        encode_bson(j, sink, options);
+    } else if constexpr (F == format::bon8) {
+        encode_bon8(j, sink, options);
+    } else {
+        static_assert(no_encoder_for<F>, "encode_as: a format without its encoder here");
+    }
+}
+
 template <class Json>
 std::vector<std::uint8_t> encode_to_vector(format f, const Json& j, const encode_options& options = {}) {
     memory_writer w;
