@@ -55,8 +55,9 @@ for name in $targets; do
     # side by side, in a subshell of their own so that the targets' job count below sees none of them
     (
       for ((part = 0; part < parts; ++part)); do
-        $CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" -DSINKCHECK_RUN_SINK_PART=$part \
-          -c "$src_root/testkit/src/run_sink_part.cpp" -o "$WORK/run_sink_part_$part.o" &
+        sed "s/@part@/$part/g" "$src_root/testkit/src/run_sink_part.cpp.in" >"$WORK/run_sink_part_$part.cpp"
+        $CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" -c "$WORK/run_sink_part_$part.cpp" \
+          -o "$WORK/run_sink_part_$part.o" &
       done
       wait
     ) || true

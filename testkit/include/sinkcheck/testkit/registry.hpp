@@ -245,7 +245,7 @@ sink_run run_sink_with(std::string_view name, std::size_t window, Write&& write,
 /// Every sink x every format is the costliest instantiation there is. run_sink's formats are
 /// compiled in this many parts (a format goes to the part its index in all_formats picks,
 /// modulo), so that a build compiles the parts side by side: sinkcheck's own build compiles each
-/// once (testkit/src/run_sink_part.cpp, one object per part, the number read from this line) and
+/// once (from testkit/src/run_sink_part.cpp.in, one object per part, the number read from this line) and
 /// declares them below, so that no other translation unit compiles them again.
 inline constexpr std::size_t run_sink_parts = 3;
 
