@@ -4,7 +4,8 @@
 // (conformance/runner: parse_vectors) must turn any text into either vectors or a corpus_error
 // that names the file and a line inside the text ("FILE:LINE: message"); any other exception,
 // a crash, a hang or a sanitizer report is a finding. The file name, which selects the format,
-// follows the first "id: <format>/" in the text, else the input length picks one.
+// follows the first "id: <format>/" in the text, else the input length picks one. Text that
+// starts with '{' goes to the reader of exported corpora instead (parse_corpus_json).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <exception>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sinkcheck/conform/corpus.hpp"
 #include "sinkcheck/options.hpp"
@@ -42,10 +44,42 @@ std::string file_name(std::string_view text) {
     return std::string(sinkcheck::format_name(f)) + ".vectors";
 }
 
+/// Text starting with '{' is read as an exported corpus (parse_corpus_json): it must give
+/// vectors or a corpus_error naming the file (and the vector, "export.json#/vectors/N"), and
+/// what it gives must export and read back to the same export.
+void exported(std::string_view text) {
+    std::vector<sinkcheck::conform::test_vector> vectors;
+    try {
+        vectors = sinkcheck::conform::parse_corpus_json("export.json", text);
+    } catch (const sinkcheck::conform::corpus_error& e) {
+        const std::string what = e.what();
+        if (what.compare(0, 11, "export.json") != 0) {
+            finding(mismatch::decoder, 4, "error does not name the export: " + what);
+        }
+        return;
+    } catch (const std::exception& e) {
+        finding(mismatch::unexpected_error, 4, std::string("not a corpus_error: ") + e.what());
+    }
+    try {
+        const std::string once = sinkcheck::conform::export_corpus_json(vectors, "fuzz");
+        const std::string twice =
+            sinkcheck::conform::export_corpus_json(sinkcheck::conform::parse_corpus_json("again.json", once), "fuzz");
+        if (once != twice) {
+            finding(mismatch::round_trip, 5, "export, read back, export again differs:\n" + once + "\n" + twice);
+        }
+    } catch (const std::exception& e) {
+        finding(mismatch::unexpected_error, 5, std::string("an export that does not read back: ") + e.what());
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
+    if (!text.empty() && text.front() == '{') {
+        exported(text);
+        return 0;
+    }
     const std::string file = file_name(text);
     try {
         (void)sinkcheck::conform::parse_vectors(file, text);

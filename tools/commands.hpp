@@ -86,7 +86,8 @@ struct command {
     X(check)                      \
     X(formats)                    \
     X(sinks)                      \
-    X(conform)
+    X(conform)                    \
+    X(corpus)
 
 #define SINKCHECK_CLI_DECLARE(name) extern const command name##_command;
 SINKCHECK_CLI_COMMANDS(SINKCHECK_CLI_DECLARE)

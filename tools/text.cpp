@@ -1,11 +1,12 @@
 // tools/text.cpp — JSON text for values JSON cannot hold, both ways, and raw output.
 //
 // nlohmann's dump() throws on binary values and prints NaN and ±Inf as null, so a decoded
-// CBOR or MessagePack document could not be printed and read back. The notation (docs/cli.md):
-//   {"$binary": "0a0b", "$subtype": 5}   binary, subtype optional
-//   {"$float": "nan" | "inf" | "-inf" | "0x7ff8000000000001"}   the last: any binary64 bits
-//   {"$object": {...}}   a real object whose keys would read as one of these three shapes
-// Both directions are iterative: a value as deep as max_input_depth prints without recursion.
+// CBOR or MessagePack document could not be printed and read back. The notation is the one of
+// docs/cli.md ("Values JSON text cannot hold"), shared with the corpus export: reading it is
+// the conformance runner's from_json_notation; printing writes its forms for binary, NaN and
+// ±Inf, strings that are not UTF-8 and discarded values, and wraps data objects that look like
+// notation in {"$object": ...}. Both directions are iterative: a value as deep as
+// max_input_depth prints without recursion.
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "sinkcheck/conform/value_text.hpp"
 #include "sinkcheck/detail/utf8.hpp"
 #include "sinkcheck/detail/walk.hpp"
 
@@ -24,71 +26,17 @@ namespace {
 
 constexpr const char* hex_digits = "0123456789abcdef";
 
-/// The four key sets that mean notation; any other object is data.
+/// The key sets that mean notation (docs/cli.md); any other object is data, and an object of
+/// data with one of these key sets is written inside {"$object": ...}.
 bool is_notation_shape(const json::object_t& o) {
     const auto has = [&](const char* k) { return o.count(k) != 0; };
     switch (o.size()) {
-        case 1: return has("$binary") || has("$float") || has("$object");
+        case 1:
+            return has("$binary") || has("$float") || has("$object") || has("$integer") || has("$string") ||
+                   has("$discarded") || has("$members");
         case 2: return has("$binary") && has("$subtype");
         default: return false;
     }
-}
-
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
-
-/// Hex text to bytes; nullopt unless it is an even number of hex digits.
-std::optional<std::vector<std::uint8_t>> parse_hex(const std::string& text) {
-    if (text.size() % 2 != 0) {
-        return std::nullopt;
-    }
-    std::vector<std::uint8_t> bytes;
-    bytes.reserve(text.size() / 2);
-    for (std::size_t i = 0; i < text.size(); i += 2) {
-        const int hi = hex_value(text[i]);
-        const int lo = hex_value(text[i + 1]);
-        if (hi < 0 || lo < 0) {
-            return std::nullopt;
-        }
-        bytes.push_back(static_cast<std::uint8_t>(hi << 4 | lo));
-    }
-    return bytes;
-}
-
-std::optional<double> parse_float_notation(const std::string& text) {
-    if (text == "nan") {
-        return std::numeric_limits<double>::quiet_NaN();
-    }
-    if (text == "inf") {
-        return std::numeric_limits<double>::infinity();
-    }
-    if (text == "-inf") {
-        return -std::numeric_limits<double>::infinity();
-    }
-    if (text.size() != 18 || text.compare(0, 2, "0x") != 0) {
-        return std::nullopt;
-    }
-    const auto bytes = parse_hex(text.substr(2));
-    if (!bytes) {
-        return std::nullopt;
-    }
-    std::uint64_t bits = 0;
-    for (std::uint8_t b : *bytes) {
-        bits = bits << 8 | b;
-    }
-    double d;
-    std::memcpy(&d, &bits, sizeof d);
-    return d;
 }
 
 /// "nan" for the default quiet NaN, "inf", "-inf", else the exact bits (NaN sign and payload
@@ -137,7 +85,6 @@ std::string child_pointer(const std::vector<Frame>& stack) {
     return out;
 }
 
-json::object_t& object_of(json& j) { return j.get_ref<json::object_t&>(); }
 const json::object_t& object_of(const json& j) { return j.get_ref<const json::object_t&>(); }
 
 /// Advances frame f to its next child; false when there is none.
@@ -163,68 +110,14 @@ bool next_child(Frame& f) {
 }  // namespace
 
 void resolve_text_notation(json& value, const std::string& input_name) {
-    using frame = text_frame<json, json::object_t::iterator>;
-    std::vector<frame> stack;
-    // Converts v in place when it is notation, else opens it for descent.
-    const auto visit = [&](json& v) {
-        const auto fail = [&](const std::string& message) {
-            throw input_error(input_name + ": at '" + child_pointer(stack) + "': " + message);
-        };
-        if (v.is_array() && !v.empty()) {
-            stack.push_back(frame{&v, false});
-            return;
-        }
-        if (!v.is_object() || v.empty()) {
-            return;
-        }
-        auto& o = v.get_ref<json::object_t&>();
-        if (!is_notation_shape(o)) {
-            stack.push_back(frame{&v, false});
-            return;
-        }
-        if (auto it = o.find("$object"); it != o.end()) {
-            if (!it->second.is_object()) {
-                fail("\"$object\" must hold an object");
-            }
-            json inner = std::move(it->second);
-            v = std::move(inner);
-            if (!v.empty()) {
-                stack.push_back(frame{&v, true});
-            }
-            return;
-        }
-        if (auto it = o.find("$float"); it != o.end()) {
-            const json& text = it->second;
-            const auto d = text.is_string() ? parse_float_notation(text.get_ref<const std::string&>()) : std::nullopt;
-            if (!d) {
-                fail("\"$float\" must be \"nan\", \"inf\", \"-inf\" or \"0x\" and 16 hex digits");
-            }
-            v = *d;
-            return;
-        }
-        const json& hex = o.at("$binary");
-        auto bytes = hex.is_string() ? parse_hex(hex.get_ref<const std::string&>()) : std::nullopt;
-        if (!bytes) {
-            fail("\"$binary\" must be a string of an even number of hex digits");
-        }
-        auto sub = o.find("$subtype");
-        if (sub == o.end()) {
-            v = json::binary(std::move(*bytes));
-        } else if (sub->second.is_number_unsigned()) {
-            v = json::binary(std::move(*bytes), sub->second.get<std::uint64_t>());
-        } else {
-            fail("\"$subtype\" must be an integer from 0 to 18446744073709551615");
-        }
-    };
-
-    visit(value);
-    while (!stack.empty()) {
-        frame& f = stack.back();
-        if (!next_child(f)) {
-            stack.pop_back();
-            continue;
-        }
-        visit(f.node->is_object() ? f.it->second : (*f.node)[f.index]);
+    // The notation has one reader, the conformance runner's: to wire text, then the value.
+    conform::parse_limits limits;
+    limits.allow_repeat = false;
+    limits.max_wire_bytes = static_cast<std::size_t>(-1);
+    try {
+        value = conform::parse_value(conform::from_json_notation(value), limits).value;
+    } catch (const conform::notation_error& e) {
+        throw input_error(input_name + ": " + e.what());
     }
 }
 
@@ -280,14 +173,18 @@ private:
         out_ += c;
     }
     void key(const std::string& k) {
-        string(k);
+        const std::size_t bad = detail::utf8_invalid_at(k.data(), k.size());
+        if (bad != detail::utf8_valid) {
+            throw input_error(name_ + ": at '" + child_pointer(stack_) + "': a key that is not valid UTF-8 (byte " +
+                              std::to_string(bad) + " of the key); decode prints no {\"$members\": ...}");
+        }
+        out_ += json(k).dump();
         out_ += indent_ >= 0 ? ": " : ":";
     }
     void string(const std::string& s) {
-        const std::size_t bad = detail::utf8_invalid_at(s.data(), s.size());
-        if (bad != detail::utf8_valid) {
-            throw input_error(name_ + ": at '" + child_pointer(stack_) + "': string is not valid UTF-8 (byte " +
-                              std::to_string(bad) + " of the string), which JSON text cannot hold");
+        if (detail::utf8_invalid_at(s.data(), s.size()) != detail::utf8_valid) {
+            notation("$string", '"' + to_hex(std::vector<std::uint8_t>(s.begin(), s.end())) + '"');
+            return;
         }
         out_ += json(s).dump();
     }
@@ -345,8 +242,8 @@ private:
                 stack_.push_back(frame{&v, wrapped});
                 return;
             }
-            case json::value_t::discarded: out_ += "null"; return;  // not produced by any reader
-            default: out_ += v.dump(); return;                      // null, boolean, integers
+            case json::value_t::discarded: notation("$discarded", "true"); return;  // only from the notation
+            default: out_ += v.dump(); return;                                      // null, boolean, integers
         }
     }
 

@@ -81,7 +81,8 @@ for name in $targets; do
   fi
   if [ "$name" = fuzz_vectors ]; then
     # the conformance runner's vector-file reader, compiled with the target's instrumentation
-    sources+=("$src_root/conformance/runner/src/corpus.cpp" "$src_root/conformance/runner/src/value_text.cpp")
+    sources+=("$src_root/conformance/runner/src/corpus.cpp" "$src_root/conformance/runner/src/value_text.cpp"
+      "$src_root/conformance/runner/src/corpus_json.cpp" "$src_root/conformance/runner/src/value_json.cpp")
   fi
   (
     objects=()

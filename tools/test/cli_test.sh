@@ -87,7 +87,7 @@ bytes() {
 commands=$("$bin" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
 # the ones whose options tools/arguments.cpp parses, whose messages these tests know (conform
 # parses its own, in the conformance runner)
-own_commands="encode decode check formats sinks"
+own_commands="encode decode check formats sinks corpus"
 formats="cbor msgpack ubjson bjdata bson bon8"
 
 group_usage() {
@@ -485,6 +485,44 @@ group_notation() {
     expect_in "$work/err" "bad.json: at '/v': " "notation $bad names the pointer"
     expect_empty_stdout "notation $bad"
   done
+  # the forms the corpus export added: a string that is not UTF-8 prints as $string, and the
+  # encoders refuse it; $members, $integer, a decimal $float and $discarded read
+  bytes a1616b6268ff "$work/badstring.cbor"
+  run decode --from cbor "$work/badstring.cbor"
+  expect_rc 0 "decode of a string that is not UTF-8"
+  expect_stdout '{"k":{"$string":"68ff"}}' "decode prints a string that is not UTF-8 as \$string"
+  echo '[{"$members":[["b",1],["a",2]]},{"$integer":"-5"},{"$float":"2"},{"$discarded":true},{"$object":{"$members":0}}]' \
+    >"$work/forms.json"
+  run decode --from json "$work/forms.json"
+  expect_rc 0 "decode of the export's notation forms"
+  expect_stdout '[{"a":2,"b":1},-5,2.0,{"$discarded":true},{"$object":{"$members":0}}]' "the export's notation forms"
+}
+
+group_corpus() {
+  run corpus
+  expect_rc 2 "corpus without export"
+  expect_in "$work/err" "expected \`sinkcheck corpus export\`" "corpus without export"
+  run corpus export --format json
+  expect_rc 2 "corpus export --format json"
+  run corpus export --corpus "$work/none"
+  expect_rc 2 "corpus export of a missing corpus"
+  expect_in "$work/err" "$work/none: no such corpus" "corpus export of a missing corpus names it"
+  printf 'id: cbor/x\ninput: [1,\n' >"$work/cbor.vectors"
+  run corpus export --corpus "$work/cbor.vectors"
+  expect_rc 2 "corpus export of a malformed vector file"
+  expect_in "$work/err" "cbor.vectors:2: " "corpus export names the malformed line"
+  printf 'id: cbor/x\ninput: [1.0,"\\xff"]\nlevel: exact\nexpect: 82f93c0061ff\nrule: r\nsource: s\n' >"$work/cbor.vectors"
+  run corpus export --json --corpus "$work/cbor.vectors" --output "$work/x.json"
+  expect_rc 0 "corpus export --output"
+  expect_in "$work/x.json" '"input":[{"$float":"1.0"},{"$string":"ff"}]' "the export's input notation"
+  run corpus export --json --corpus "$work/cbor.vectors" --output "$work/no/such/dir/x.json"
+  expect_rc 2 "corpus export to an unwritable place"
+  expect_in "$work/err" "cannot write the export" "corpus export to an unwritable place"
+  checks=$((checks + 1))
+  [ ! -e "$work/no/such/dir/x.json.partial" ] || fail "a failed export left its partial file"
+  run conform --format cbor --corpus "$work/x.json" --encoder linked:nlohmann
+  expect_rc 1 "conform grades the export (nlohmann writes the bytes as they are)"
+  expect_in "$work/out" "summary: pass 0, pass-equivalent 0, fail 1," "conform reads the export back"
 }
 
 group_check() {
@@ -518,7 +556,7 @@ group_check() {
 }
 
 case $group in
-  usage | help | formats_and_sinks | errors | malformed | binary_output | no_output_on_failure | round_trip | notation | check)
+  usage | help | formats_and_sinks | errors | malformed | binary_output | no_output_on_failure | round_trip | notation | check | corpus)
     "group_$group" ;;
   *)
     echo "unknown group '$group'"

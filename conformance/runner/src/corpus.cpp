@@ -277,6 +277,10 @@ bool format_of_file(const std::string& path, format& out) {
 std::vector<test_vector> parse_vectors(const std::string& file, std::string_view text) {
     format fmt;
     if (!format_of_file(file, fmt)) throw_bad_file_name(file);
+    return parse_vector_records(file, fmt, text);
+}
+
+std::vector<test_vector> parse_vector_records(const std::string& file, format fmt, std::string_view text) {
     std::vector<test_vector> out;
     record_builder r;
     bool open = false;
@@ -439,7 +443,9 @@ std::vector<test_vector> load_corpus(const std::string& path, std::optional<form
         throw corpus_error("''", 0, "an empty path names no corpus (--corpus or SINKCHECK_CORPUS)");
     }
     if (!fs::exists(path, ec)) {
-        throw corpus_error(path, 0, "no such corpus: neither a .vectors file nor a directory of them");
+        throw corpus_error(path, 0,
+                           "no such corpus: neither a .vectors file, an exported .json corpus nor a directory of "
+                           ".vectors files");
     }
     if (fs::is_directory(path, ec)) {
         for (const auto& entry : fs::directory_iterator(path, ec)) {
@@ -459,6 +465,14 @@ std::vector<test_vector> load_corpus(const std::string& path, std::optional<form
     std::vector<test_vector> all;
     std::set<std::string> ids;
     for (const std::string& f : files) {
+        if (std::filesystem::path(f).extension() == ".json") {
+            const std::string text = read_small_file(f, "an exported corpus", max_export_file_bytes);
+            for (test_vector& v : parse_corpus_json(f, text, only)) {
+                if (!ids.insert(v.id).second) throw corpus_error(v.file, 0, "duplicate id '" + v.id + "'");
+                all.push_back(std::move(v));
+            }
+            continue;
+        }
         // The name says the format: check it before reading a byte.
         format named;
         if (!format_of_file(f, named)) throw_bad_file_name(f);

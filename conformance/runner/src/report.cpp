@@ -109,7 +109,7 @@ std::string text_report(const run_summary& s) {
                     : "") +
                "\n";
         out += "  rule: " + v.rule + "  [" + v.source + "]\n";
-        out += "  at: " + v.file + ":" + std::to_string(v.line) + "\n";
+        out += "  at: " + v.location() + "\n";
         if (!r.diff_text.empty()) out += indent(r.diff_text, "  ");
         if (!r.stderr_text.empty() && !r.success)
             out += "  stderr: " + indent(r.stderr_text.substr(0, 600), "    ").substr(4);
@@ -167,7 +167,7 @@ std::string json_report(const run_summary& s) {
             e["input"] = input_excerpt(v);
             e["rule"] = v.rule;
             e["source"] = v.source;
-            e["location"] = v.file + ":" + std::to_string(v.line);
+            e["location"] = v.location();
             if (v.negative())
                 e["expected_error"] = v.error;
             else
@@ -208,8 +208,7 @@ std::string details_block(const vector_result& r) {
     const test_vector& v = *r.vector;
     std::string t = r.detail + "\n";
     if (!r.difference.empty()) t += "difference: " + r.difference + "\n";
-    t += "input: " + input_excerpt(v) + "\nrule: " + v.rule + " [" + v.source + "]\nat: " + v.file + ":" +
-         std::to_string(v.line) + "\n";
+    t += "input: " + input_excerpt(v) + "\nrule: " + v.rule + " [" + v.source + "]\nat: " + v.location() + "\n";
     if (v.negative())
         t += "expected: refusal " + v.error + "\n";
     else

@@ -48,6 +48,9 @@ struct test_vector {
     std::string divergence;  // KNOWN_DIVERGENCES id, if any
 
     bool negative() const noexcept { return !error.empty(); }
+    /// Where the vector was read: "FILE:LINE" for a .vectors file, "FILE#/vectors/N" (line 0)
+    /// for an exported corpus.
+    std::string location() const { return line == 0 ? file : file + ":" + std::to_string(line); }
     encode_options options() const {
         encode_options o;
         o.use_size = use_size;
@@ -72,12 +75,35 @@ inline constexpr std::size_t max_vector_file_bytes = std::size_t{64} << 20;
 /// Throws corpus_error (line 0) when the path is missing, not a regular file, or too large.
 std::string read_small_file(const std::string& path, const char* what, std::size_t max_bytes = max_vector_file_bytes);
 
-/// Loads one .vectors file, or every .vectors file of a directory (sorted by name); with only,
-/// just the files of that format. Ids must be unique across everything loaded.
+/// Loads one .vectors file, an exported corpus (a .json file, parse_corpus_json), or every
+/// .vectors file of a directory (sorted by name); with only, just that format's vectors (a
+/// single .vectors file is loaded whole). Ids must be unique across everything loaded.
 std::vector<test_vector> load_corpus(const std::string& path, std::optional<format> only = std::nullopt);
 
 /// Parses the vectors in text as if read from file (name gives the format, see README).
 std::vector<test_vector> parse_vectors(const std::string& file, std::string_view text);
+
+/// The same for records of a known format; file only names the text in messages.
+std::vector<test_vector> parse_vector_records(const std::string& file, format fmt, std::string_view text);
+
+// ---- the portable corpus (docs/conformance.md, "The corpus as JSON") -------------------------
+
+/// The version of the export's layout, written as "schema_version"; a reader refuses others.
+inline constexpr int export_schema_version = 1;
+
+/// The vectors as one JSON document (corpus/conformance/export.schema.json), one vector per
+/// line, values in the JSON notation (to_json_notation). corpus_version identifies the
+/// vectors: "<sinkcheck version>+<16 hex digits of a digest of the vector lines>".
+std::string export_corpus_json(const std::vector<test_vector>& vectors, std::string_view sinkcheck_version);
+
+/// Reads an export back into vectors, as strictly as a .vectors file: each vector gets
+/// file = "FILE#/vectors/N" (a JSON pointer) and line 0. Throws corpus_error naming the file
+/// and the vector. only: keep one format's vectors.
+std::vector<test_vector> parse_corpus_json(const std::string& file, std::string_view text,
+                                           std::optional<format> only = std::nullopt);
+
+/// The most an exported corpus file may hold (the whole corpus exports to about N MB).
+inline constexpr std::size_t max_export_file_bytes = std::size_t{512} << 20;
 
 /// Hex notation of expected bytes: pairs of hex digits, blanks ignored, "(...)*N" repeats a
 /// group N times, and "{W}" inside a group stands for the group's repetition index written as

@@ -56,4 +56,16 @@ parsed_value parse_value(std::string_view text, const parse_limits& limits = {})
 /// nlohmann::json; stops after max_bytes and appends "..." (0: no limit). Iterative.
 std::string render_value(const nlohmann::json& value, std::size_t max_bytes = 0);
 
+/// The value notation as JSON text (docs/cli.md, "Values JSON text cannot hold"): what the
+/// CLI reads and prints and what `sinkcheck corpus export` writes. to_json_notation converts
+/// wire text (as parse_value makes it) to compact JSON text keeping everything the wire says:
+/// key order as written, strings and keys that are not UTF-8, integers beyond 2^53, doubles
+/// with integral values. Throws notation_error only for text parse_value would not make.
+std::string to_json_notation(std::string_view wire);
+
+/// The reverse: a parsed JSON document in the notation to wire text, which parse_value reads
+/// to the value the notation describes. Throws notation_error naming the JSON pointer of a
+/// malformed notation object. Iterative.
+std::string from_json_notation(const nlohmann::json& value);
+
 }  // namespace sinkcheck::conform

@@ -1,0 +1,247 @@
+// conform_export_test.cpp — the JSON value notation and the exported corpus: every notation
+// form both ways, the whole corpus through export and back field by field, and malformed
+// exports refused with the file and the vector named.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "sinkcheck/conform/corpus.hpp"
+#include "sinkcheck/conform/value_text.hpp"
+
+namespace sinkcheck::conform {
+namespace {
+
+using json = nlohmann::json;
+
+/// Wire text of `notation`: the token notation, as the corpus writes it, through JSON and back.
+std::string wire_round_trip(const std::string& notation) {
+    const parsed_value original = parse_value(notation);
+    const std::string as_json = to_json_notation(original.wire);
+    return from_json_notation(json::parse(as_json));
+}
+
+struct notation_case {
+    const char* wire;
+    const char* json;  // what to_json_notation writes
+};
+
+// Each form of docs/cli.md's table, and the edges of each choice the writer makes.
+const notation_case cases[] = {
+    {"null", "null"},
+    {"[true,false]", "[true,false]"},
+    {"0", "0"},
+    {"-0", "0"},
+    {"-1", "-1"},
+    {"9007199254740992", "9007199254740992"},
+    {"9007199254740993", R"({"$integer":"9007199254740993"})"},
+    {"-9007199254740993", R"({"$integer":"-9007199254740993"})"},
+    {"18446744073709551615", R"({"$integer":"18446744073709551615"})"},
+    {"18446744073709551616", R"({"$integer":"18446744073709551616"})"},
+    {"1.5", "1.5"},
+    {"-2.5e-300", "-2.5e-300"},
+    {"1.0", R"({"$float":"1.0"})"},
+    {"-0.0", R"({"$float":"-0.0"})"},
+    {"1e300", R"({"$float":"1e+300"})"},
+    {"1E+300", R"({"$float":"1e+300"})"},
+    {"1e400", R"({"$float":"inf"})"},
+    {"0.10", "0.1"},
+    {"NaN", R"({"$float":"nan"})"},
+    {"-NaN", R"({"$float":"0xfff8000000000000"})"},
+    {"Infinity", R"({"$float":"inf"})"},
+    {"-Infinity", R"({"$float":"-inf"})"},
+    {"f64'7ff0000000000001'", R"({"$float":"0x7ff0000000000001"})"},
+    {"h''", R"({"$binary":""})"},
+    {"h'0102ff'#5", R"({"$binary":"0102ff","$subtype":5})"},
+    {"h'00'#18446744073709551615", R"({"$binary":"00","$subtype":"18446744073709551615"})"},
+    {R"("a\"b\\c\n")", R"("a\"b\\c\u000a")"},
+    {R"("\u00e9\ud83d\ude00")", "\"\xc3\xa9\xf0\x9f\x98\x80\""},
+    {R"("a\xffb")", R"({"$string":"61ff62"})"},
+    {"discarded", R"({"$discarded":true})"},
+    {R"({"a":1,"b":[2]})", R"({"a":1,"b":[2]})"},
+    {"{}", "{}"},
+    {R"({"b":1,"a":2})", R"({"$members":[["b",1],["a",2]]})"},
+    {R"({"aa":1,"b":2})", R"({"aa":1,"b":2})"},
+    {R"({"$float":"x"})", R"({"$members":[["$float","x"]]})"},
+    {R"({"\xc3":{"z":[],"y":{}}})", R"({"$members":[[{"$string":"c3"},{"$members":[["z",[]],["y",{}]]}]]})"},
+    {R"([{"b":0,"a":0},{"a":0,"b":0}])", R"([{"$members":[["b",0],["a",0]]},{"a":0,"b":0}])"},
+};
+
+TEST(JsonNotation, WritesEachFormAsDocumented) {
+    for (const notation_case& c : cases) {
+        EXPECT_EQ(to_json_notation(parse_value(c.wire).wire), c.json) << c.wire;
+    }
+}
+
+TEST(JsonNotation, ReadsBackToTheSameValueAndOrder) {
+    for (const notation_case& c : cases) {
+        const parsed_value original = parse_value(c.wire);
+        const parsed_value back = parse_value(wire_round_trip(c.wire));
+        // The rendering shows NaN bits, binary subtypes and discarded values; the JSON form
+        // shows key order and which literals were integers.
+        EXPECT_EQ(render_value(back.value), render_value(original.value)) << c.wire;
+        EXPECT_EQ(to_json_notation(back.wire), to_json_notation(original.wire)) << c.wire;
+    }
+}
+
+TEST(JsonNotation, ReadsTheCliForms) {
+    // {"$object": ...} (the CLI's escape for a data object with notation keys) and a plain
+    // object read in any order, a decimal without a point in $float still a double.
+    EXPECT_EQ(from_json_notation(json::parse(R"({"$object":{"$float":"nan"}})")), R"({"$float":"nan"})");
+    EXPECT_EQ(from_json_notation(json::parse(R"({"$float":"2"})")), "2.0");
+    EXPECT_EQ(from_json_notation(json::parse(R"({"$binary":"00","$subtype":"7"})")), "h'00'#7");
+    // A bare JSON number the parser read as a double stays a double, integral or not.
+    EXPECT_EQ(from_json_notation(json::parse("[1.0,1e2,-0.0,18446744073709551616]")),
+              "[1.0,100.0,-0.0,1.8446744073709552e+19]");
+}
+
+TEST(JsonNotation, RefusesMalformedNotationNamingThePointer) {
+    const struct {
+        const char* json;
+        const char* message;
+    } bad[] = {
+        {R"([0,{"$float":"nope"}])", "at '/1': \"$float\" holds"},
+        {R"({"k":{"$binary":"abc"}})", "at '/k': \"$binary\" holds a string of an even number"},
+        {R"({"k":{"$binary":"00","$subtype":-1}})", "at '/k': \"$subtype\" holds an unsigned integer"},
+        {R"({"$binary":"00","$subtype":"18446744073709551616"})", "at '': \"$subtype\" is at most"},
+        {R"({"$integer":"1.5"})", "\"$integer\" holds an integer"},
+        {R"({"$integer":"007"})", "\"$integer\" holds an integer"},
+        {R"({"$string":"zz"})", "\"$string\" holds a string of an even number"},
+        {R"({"$discarded":1})", "\"$discarded\" holds true"},
+        {R"({"$members":{}})", "\"$members\" holds an array"},
+        {R"({"$members":[["a"]]})", "at '/$members/0': a member is a [key, value] pair"},
+        {R"({"$members":[[1,2]]})", "at '/$members/0/0': a key is a string"},
+        {R"({"a/b":[{"$float":""}]})", "at '/a~1b/0': \"$float\" holds"},
+    };
+    for (const auto& b : bad) {
+        try {
+            from_json_notation(json::parse(b.json));
+            ADD_FAILURE() << "accepted " << b.json;
+        } catch (const notation_error& e) {
+            EXPECT_NE(std::string(e.what()).find(b.message), std::string::npos) << b.json << " -> " << e.what();
+        }
+    }
+    // Duplicate keys in $members reach the value parser, which refuses them.
+    EXPECT_THROW(parse_value(from_json_notation(json::parse(R"({"$members":[["a",1],["a",2]]})"))), notation_error);
+}
+
+TEST(JsonNotation, DeepValuesNeedNoRecursion) {
+    std::string wire;
+    const int depth = 100000;
+    for (int i = 0; i < depth; ++i) wire += "[{\"b\":0,\"a\":";
+    wire += "NaN";
+    for (int i = 0; i < depth; ++i) wire += "}]";
+    const std::string as_json = to_json_notation(wire);
+    EXPECT_EQ(as_json.substr(0, 30), R"([{"$members":[["b",0],["a",[{")");
+    EXPECT_EQ(from_json_notation(json::parse(as_json)), wire);
+}
+
+TEST(CorpusExport, TheWholeCorpusComesBackFieldByField) {
+    const std::vector<test_vector> all = load_corpus(SINKCHECK_CORPUS_DIR);
+    const std::string doc = export_corpus_json(all, "test");
+    const std::vector<test_vector> back = parse_corpus_json("export.json", doc);
+    ASSERT_EQ(back.size(), all.size());
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const test_vector& a = all[i];
+        const test_vector& b = back[i];
+        SCOPED_TRACE(a.id);
+        EXPECT_EQ(b.id, a.id);
+        EXPECT_EQ(b.fmt, a.fmt);
+        EXPECT_EQ(b.use_size, a.use_size);
+        EXPECT_EQ(b.use_type, a.use_type);
+        EXPECT_EQ(b.levels, a.levels);
+        EXPECT_EQ(b.expect, a.expect);
+        EXPECT_EQ(b.alternatives, a.alternatives);
+        EXPECT_EQ(b.error, a.error);
+        EXPECT_EQ(b.rule, a.rule);
+        EXPECT_EQ(b.source, a.source);
+        EXPECT_EQ(b.divergence, a.divergence);
+        EXPECT_EQ(b.input.plain_json, a.input.plain_json);
+        EXPECT_EQ(render_value(b.input.value), render_value(a.input.value));
+        EXPECT_EQ(to_json_notation(b.input.wire), to_json_notation(a.input.wire));
+        EXPECT_EQ(b.location(), "export.json#/vectors/" + std::to_string(i));
+    }
+    // Same vectors, same version; one more byte in an expectation, another version.
+    EXPECT_EQ(export_corpus_json(back, "test"), doc);
+    std::vector<test_vector> changed = all;
+    changed.front().expect.push_back(0);
+    const auto version = [](const std::string& d) { return json::parse(d).at("corpus_version").get<std::string>(); };
+    EXPECT_NE(version(export_corpus_json(changed, "test")), version(doc));
+    EXPECT_EQ(version(doc).substr(0, 5), "test+");
+}
+
+TEST(CorpusExport, OneFormatOnly) {
+    std::vector<test_vector> two = load_corpus(SINKCHECK_CORPUS_DIR, format::bson);
+    const std::vector<test_vector> msgpack = load_corpus(SINKCHECK_CORPUS_DIR, format::msgpack);
+    two.insert(two.end(), msgpack.begin(), msgpack.end());
+    const std::string doc = export_corpus_json(two, "test");
+    const std::vector<test_vector> bson = parse_corpus_json("export.json", doc, format::bson);
+    ASSERT_FALSE(bson.empty());
+    for (const test_vector& v : bson) EXPECT_EQ(v.fmt, format::bson);
+    EXPECT_EQ(bson.size(), load_corpus(SINKCHECK_CORPUS_DIR, format::bson).size());
+}
+
+const char* const good_vector =
+    R"({"id":"cbor/x","format":"cbor","input":1.5,"levels":["exact"],"expect":"fa3fc00000","rule":"r","source":"s"})";
+
+std::string with_vectors(const std::string& vectors) {
+    return R"({"schema_version":1,"corpus_version":"t+0000000000000000","vectors":[)" + vectors + "]}";
+}
+
+TEST(CorpusExport, MalformedExportsAreRefusedWithThePlace) {
+    ASSERT_EQ(parse_corpus_json("e.json", with_vectors(good_vector)).size(), 1U);
+    const struct {
+        std::string text;
+        const char* message;
+    } bad[] = {
+        {"{\"schema_version\":1,", "e.json: not JSON text: "},
+        {"[]", "e.json: an exported corpus is a JSON object"},
+        {R"({"schema_version":2,"corpus_version":"x","vectors":[]})", "e.json: \"schema_version\" must be 1"},
+        {R"({"schema_version":1,"vectors":[]})", "e.json: \"corpus_version\" is a string"},
+        {R"({"schema_version":1,"corpus_version":"x","vectors":{}})", "e.json: \"vectors\" is an array"},
+        {R"({"schema_version":1,"corpus_version":"x","vectors":[],"extra":0})", "e.json: unknown member \"extra\""},
+        {with_vectors(""), "e.json: holds no vector"},
+        {with_vectors("7"), "e.json#/vectors/0: a vector is a JSON object"},
+        {with_vectors(std::string(good_vector) + "," + good_vector), "e.json#/vectors/1: duplicate id 'cbor/x'"},
+        {with_vectors(R"({"id":"cbor/x","format":"cbor","levels":["exact"],"expect":"00","rule":"r","source":"s"})"),
+         "e.json#/vectors/0: missing \"input\""},
+        {with_vectors(R"({"id":"cbor/x","format":"json","input":0,"rule":"r","source":"s"})"),
+         "e.json#/vectors/0: \"format\" is one of"},
+        {with_vectors(
+             R"({"id":"bson/x","format":"cbor","input":0,"levels":["exact"],"expect":"00","rule":"r","source":"s"})"),
+         "e.json#/vectors/0: an id in this file starts with 'cbor/'"},
+        {with_vectors(
+             R"({"id":"cbor/x","format":"cbor","input":[{"$float":"?"}],"levels":["exact"],"expect":"00","rule":"r","source":"s"})"),
+         "e.json#/vectors/0: input: at '/0': \"$float\" holds"},
+        {with_vectors(
+             R"({"id":"cbor/x","format":"cbor","input":0,"levels":["exact"],"expect":"0","rule":"r","source":"s"})"),
+         "e.json#/vectors/0: expect: "},
+        {with_vectors(
+             R"({"id":"cbor/x","format":"cbor","input":0,"levels":["best"],"expect":"00","rule":"r","source":"s"})"),
+         "e.json#/vectors/0: unknown level 'best'"},
+        {with_vectors(
+             R"({"id":"cbor/x","format":"cbor","input":0,"levels":["exact"],"expect":"00","rule":"a\nb","source":"s"})"),
+         "e.json#/vectors/0: \"rule\" is one line"},
+        {with_vectors(R"({"id":"cbor/x","format":"cbor","input":0,"expect":"00","rule":"r","source":"s"})"),
+         "e.json#/vectors/0: vector 'cbor/x': missing 'level'"},
+        {with_vectors(
+             R"({"id":"cbor/x","format":"cbor","input":0,"error":"type_error.316","expect":"00","rule":"r","source":"s"})"),
+         "e.json#/vectors/0: vector 'cbor/x': a negative vector"},
+        {with_vectors(
+             R"({"id":"cbor/x","format":"cbor","input":0,"levels":["exact"],"expect":"00","rule":"r","source":"s","note":1})"),
+         "e.json#/vectors/0: unknown member \"note\""},
+    };
+    for (const auto& b : bad) {
+        try {
+            parse_corpus_json("e.json", b.text);
+            ADD_FAILURE() << "accepted " << b.text;
+        } catch (const corpus_error& e) {
+            EXPECT_EQ(std::string(e.what()).rfind(b.message, 0), 0U) << b.text << "\n -> " << e.what();
+        }
+    }
+}
+
+}  // namespace
+}  // namespace sinkcheck::conform
