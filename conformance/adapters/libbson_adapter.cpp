@@ -152,7 +152,7 @@ private:
     struct document {
         bson_t b;
     };
-    bson_t root_;
+    bson_t root_{};
     // std::deque: a child bson_t must not move while open (libbson keeps pointers to it).
     std::deque<document> children_;
     std::string key_;
