@@ -54,6 +54,14 @@ function int32Or64(v) {
     return v >= -(2n ** 31n) && v < 2n ** 32n ? Number(v) : v;
 }
 
+/**
+ * cbor-x, cbor, msgpackr and @msgpack/msgpack refuse a value by throwing a plain Error or a
+ * RangeError; a TypeError (or any subclass) out of them is a fault, not a refusal.
+ */
+function thrownOnPurpose(e) {
+    return e.constructor === Error || e.constructor === RangeError;
+}
+
 // Each library: its formats, how to load it, the leaf conversions, and its refusals.
 const LIBRARIES = {
     'cbor-x': {
@@ -65,7 +73,7 @@ const LIBRARIES = {
                 int: int32Or64,
                 binary: (data, subtype) => (subtype === null ? data : new cborx.Tag(data, tagNumber(subtype, 'cbor-x'))),
                 encode: (v) => cborx.encode(v),
-                isRefusal: (e) => e.constructor === Error || e.constructor === RangeError,
+                isRefusal: thrownOnPurpose,
             };
         },
     },
@@ -77,7 +85,7 @@ const LIBRARIES = {
                 float: wholeDouble('cbor'),
                 binary: (data, subtype) => (subtype === null ? data : new cbor.Tagged(integer(subtype), data)),
                 encode: (v) => cbor.encode(v),
-                isRefusal: (e) => e.constructor === Error || e.constructor === RangeError,
+                isRefusal: thrownOnPurpose,
             };
         },
     },
@@ -108,7 +116,7 @@ const LIBRARIES = {
                     return new Ext(data);
                 },
                 encode: (v) => msgpackr.pack(v),
-                isRefusal: (e) => e.constructor === Error || e.constructor === RangeError,
+                isRefusal: thrownOnPurpose,
             };
         },
     },
@@ -122,7 +130,7 @@ const LIBRARIES = {
                 binary: (data, subtype) => (subtype === null ? data : new mm.ExtData(extType(subtype), data)),
                 // useBigInt64: the library's documented way to write a BigInt.
                 encode: (v) => mm.encode(v, {useBigInt64: true}),
-                isRefusal: (e) => e.constructor === Error || e.constructor === RangeError,
+                isRefusal: thrownOnPurpose,
             };
         },
     },
