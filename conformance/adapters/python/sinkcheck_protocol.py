@@ -23,7 +23,7 @@ import struct
 import sys
 import traceback
 
-__all__ = ["Binary", "DISCARDED", "Refused", "Unsupported", "parse_value", "serve"]
+__all__ = ["Binary", "DISCARDED", "Refused", "Unsupported", "map_leaves", "parse_value", "serve", "without_subtype"]
 
 # Per-vector exit statuses (docs/conformance.md): a refusal, unsupported, an error of the adapter.
 EXIT_REFUSED = 65
@@ -190,6 +190,36 @@ def parse_value(text):
             return root
         if pos >= end and stack:
             raise ValueError("value notation: the text ends inside a container")
+
+
+def map_leaves(value, fn):
+    """Replaces every value that is not a list or dict by fn(value), in place where it can.
+
+    Iterative (values may nest 100,000 deep); returns the new root. An adapter converts the
+    protocol's Binary and DISCARDED into its library's types with it."""
+    if not isinstance(value, (list, dict)):
+        return fn(value)
+    todo = [value]
+    while todo:
+        container = todo.pop()
+        for key in range(len(container)) if isinstance(container, list) else list(container):
+            v = container[key]
+            if isinstance(v, (list, dict)):
+                todo.append(v)
+            else:
+                container[key] = fn(v)
+    return value
+
+
+def without_subtype(v):
+    """A leaf converter for map_leaves, for formats without binary subtypes (UBJSON, BJData): a
+    binary becomes its bytes whatever the subtype (as nlohmann's model writes it), a discarded
+    value is declared unsupported (no Python library has one), anything else stays."""
+    if isinstance(v, Binary):
+        return v.data
+    if v is DISCARDED:
+        raise Unsupported("a discarded value has no Python counterpart")
+    return v
 
 
 def _answer(encode, refusals, fmt, use_size, use_type, text, plain):
