@@ -380,13 +380,11 @@ private:
         switch (v.type()) {
             case json::value_t::null: out_ += "null"; return;
             case json::value_t::boolean: out_ += v.get<bool>() ? "true" : "false"; return;
+            // A number the parser took for a double (it has '.' or an exponent, or is beyond 64
+            // bits) prints with a '.' or an exponent, so it stays a double in the wire.
             case json::value_t::number_integer:
-            case json::value_t::number_unsigned: out_ += v.dump(); return;
-            case json::value_t::number_float:
-                // A JSON number that the parser took for a double (it has '.' or an exponent, or
-                // is beyond 64 bits): nlohmann prints it with a '.' or an exponent, so it stays one.
-                out_ += v.dump();
-                return;
+            case json::value_t::number_unsigned:
+            case json::value_t::number_float: out_ += v.dump(); return;
             case json::value_t::string: {
                 const std::string& s = v.get_ref<const std::string&>();
                 append_wire_string(s);
