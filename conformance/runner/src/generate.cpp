@@ -282,10 +282,18 @@ private:
     std::size_t steps_ = 0;
 };
 
-/// A graded value that is kept for the report only: its input cut to what reports show.
-void lighten(test_vector& v) {
-    if (v.input_text.size() > 201) v.input_text.resize(201);
+/// A graded value that is kept for the report only: what reports show of it. A pass shows
+/// its id alone; anything else an excerpt of its input and both byte strings.
+void lighten(test_vector& v, vector_result& r) {
     v.input = parsed_value();
+    if (r.verdict == result::pass) {
+        v.input_text = std::string();
+        v.expect = bytes();
+        r.actual = bytes();
+    } else if (v.input_text.size() > 201) {
+        v.input_text.resize(201);
+        v.input_text.shrink_to_fit();
+    }
 }
 
 void progress(const run_summary& s, std::uint64_t done, std::uint64_t total, std::size_t failures) {
@@ -366,7 +374,7 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
                 if (members.empty()) class_order.push_back(cls);
                 members.push_back(s.results.size());
             }
-            lighten(batch[k]);
+            lighten(batch[k], results[k]);
             s.vectors.push_back(std::move(batch[k]));
             s.results.push_back(std::move(results[k]));
         }
@@ -376,6 +384,8 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
 
     // Shrink the smallest few of each class; the smallest result represents it.
     const auto t1 = std::chrono::steady_clock::now();
+    conform_options no_shrinking = options;
+    no_shrinking.generate.shrink_steps = 0;
     if (!class_order.empty()) {
         std::unique_ptr<encoder_session> session = factory.open();
         for (const std::string& cls : class_order) {
@@ -401,7 +411,9 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
                 const std::size_t original_bytes = start.c.data.size();
                 shrunk_value done;
                 try {
-                    done = shrinker(gen, *session, options, i, cls).run(std::move(start));
+                    // every candidate of a hanging encoder can take --timeout: not shrunk
+                    done = shrinker(gen, *session, cls == result_name(result::timeout) ? no_shrinking : options, i, cls)
+                               .run(std::move(start));
                 } catch (const run_stopped& e) {
                     throw conform_error(e.what());
                 }

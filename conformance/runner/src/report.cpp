@@ -53,7 +53,9 @@ std::map<std::string, std::size_t> difference_counts(const run_summary& s) {
 
 std::string rate_text(const run_summary& s) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.0f vectors/s once the corpus is loaded",
+    std::snprintf(buf, sizeof buf,
+                  s.generation.active ? "%.0f values/s, building and grading, before shrinking"
+                                      : "%.0f vectors/s once the corpus is loaded",
                   s.encode_seconds > 0 ? static_cast<double>(s.results.size()) / s.encode_seconds : 0.0);
     return buf;
 }
