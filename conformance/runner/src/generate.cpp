@@ -323,10 +323,12 @@ void save_findings(const run_summary& s, const std::string& path) {
             out += std::string("level: exact") + ((v.levels & level_canonical) != 0 ? " canonical" : "") +
                    "\nexpect: " + compact_hex(v.expect) + "\n";
         }
-        out += "rule: " + printable(f.difference) + " in " + printable(s.encoder_description) + " (" +
-               std::to_string(f.values) + " generated values failed this way; this one shrunk from " +
-               std::to_string(f.original_bytes) + " to " + std::to_string(f.shrunk_bytes) + " choice bytes in " +
-               std::to_string(f.steps) + " steps)\n";
+        std::string rule = printable(f.difference) + " in " + printable(s.encoder_description) + " (" +
+                           std::to_string(f.values) + " generated values failed this way; this one shrunk from " +
+                           std::to_string(f.original_bytes) + " to " + std::to_string(f.shrunk_bytes) +
+                           " choice bytes in " + std::to_string(f.steps) + " steps)";
+        std::replace(rule.begin(), rule.end(), '\n', ' ');  // one line per field
+        out += "rule: " + rule + "\n";
         out += "source: " + v.source + ", " + v.rule + "\n";
         if (!v.divergence.empty()) out += "divergence: " + v.divergence + "\n";
     }
@@ -356,8 +358,6 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
     }
     const generator gen(options);
     const auto t0 = std::chrono::steady_clock::now();
-    s.vectors.reserve(static_cast<std::size_t>(g.count));
-    s.results.reserve(static_cast<std::size_t>(g.count));
     std::map<std::string, std::vector<std::size_t>> classes;  // class -> failing indices
     std::vector<std::string> class_order;
     std::size_t failures = 0;
