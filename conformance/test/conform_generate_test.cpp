@@ -78,18 +78,20 @@ std::string read(const std::string& path) {
 
 double rate(const run_summary& s) { return static_cast<double>(s.results.size()) / s.encode_seconds; }
 
-// Seed 5 puts a 24 into five of the first 1,000 CBOR values (value 64 first).
+// Seed 5 puts a 24 into five of the first 1,000 CBOR values, one of the first 300 (value 64).
 constexpr std::uint64_t planted_seed = 5;
 constexpr std::uint64_t planted_values = 1000;
+// Process encoders get fewer: a batch exchange costs 40 times more under AddressSanitizer.
+constexpr std::uint64_t process_values = 300;
 
-void expect_planted_finding(const run_summary& s) {
+void expect_planted_finding(const run_summary& s, std::size_t failing) {
     ASSERT_GT(s.failures, 0u) << "the planted bug was not found";
     // Dedup: every failure is the one bug, in one class, represented once.
     ASSERT_EQ(s.generation.findings.size(), 1u) << failures_of(s);
     const finding& f = s.generation.findings[0];
     EXPECT_EQ(f.difference, "malformed output");
     EXPECT_EQ(f.values, s.failures);
-    EXPECT_EQ(f.values, 5u);
+    EXPECT_EQ(f.values, failing);
     const vector_result& r = s.results[f.representative];
     // Shrunk to the minimal value: 24 itself, at the root.
     EXPECT_EQ(r.vector->input_text, "24") << r.detail;
@@ -107,7 +109,7 @@ TEST(Generate, FindsShrinksAndDedupsAPlantedBugFromAFixedSeed) {
     o.generate.save = ::testing::TempDir() + "cbor-findings.vectors";
     std::remove(o.generate.save.c_str());
     const run_summary s = generate_linked(o, "planted-24");
-    expect_planted_finding(s);
+    expect_planted_finding(s, 5);
     EXPECT_FALSE(s.conforms());
 
     // The saved finding is a corpus vector that fails the same way, and passes the reference.
@@ -176,7 +178,7 @@ TEST(Generate, ReferenceFailsNothingInEveryFormatAndProfile) {
 }
 
 TEST(Generate, ProcessEncodersGetTheSameValuesThroughBothModes) {
-    conform_options o = generating(format::cbor, planted_values, planted_seed);
+    conform_options o = generating(format::cbor, process_values, planted_seed);
     o.mode = process_mode::batch;
     auto reference = make_process_factory(SINKCHECK_ENCODER, o.mode, o.limits);
     const run_summary s = run_generated(o, *reference);
@@ -194,7 +196,7 @@ TEST(Generate, ProcessEncodersGetTheSameValuesThroughBothModes) {
 
     auto planted = make_process_factory(std::string(CONFORM_HOSTILE_ENCODER) + " cbor-24", o.mode, o.limits);
     const run_summary found = run_generated(o, *planted);
-    expect_planted_finding(found);
+    expect_planted_finding(found, 1);
     std::printf("cbor default: batch planted bug, %.0f values/s\n", rate(found));
 }
 
