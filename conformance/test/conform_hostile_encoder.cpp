@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "planted_bug.hpp"
 #include "sinkcheck/conform/protocol.hpp"
 #include "sinkcheck/conform/serve.hpp"
 #include "sinkcheck/conform/value_text.hpp"
@@ -65,6 +66,16 @@ served hostile(const request& r) {
         if (!s.bytes.empty()) s.bytes.pop_back();
     } else if (kind == "float-width") {
         wide_float(r, s);
+    } else if (kind == "cbor-24") {
+        if (s.what == served::kind::encoded) {
+            sinkcheck::conform::parse_limits lim;
+            lim.allow_repeat = false;
+            sinkcheck::encode_options o;
+            o.use_size = r.use_size;
+            o.use_type = r.use_type;
+            s.bytes = sinkcheck::conform::test::encode_with_short_24(
+                r.fmt, sinkcheck::conform::parse_value(r.value_text, lim).value, o);
+        }
     } else if (kind == "crash") {
         std::abort();
     } else if (kind == "hang") {

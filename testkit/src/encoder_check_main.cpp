@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     args.insert(args.begin(), {"--encoder", "linked:" + e.info.name});
     if (given(args, "--format")) return sinkcheck::conform::run_conform_command(args);
     if (e.formats.size() > 1) {
-        for (const char* per_format : {"--output", "--expected-failures", "--write-expected-failures"}) {
+        for (const char* per_format : {"--output", "--expected-failures", "--write-expected-failures", "--save"}) {
             if (given(args, per_format)) {
                 std::fprintf(stderr, "%s: %s belongs to one format: give --format too\n", argv[0], per_format);
                 return 2;

@@ -53,7 +53,9 @@ std::map<std::string, std::size_t> difference_counts(const run_summary& s) {
 
 std::string rate_text(const run_summary& s) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.0f vectors/s once the corpus is loaded",
+    std::snprintf(buf, sizeof buf,
+                  s.generation.active ? "%.0f values/s, building and grading, before shrinking"
+                                      : "%.0f vectors/s once the corpus is loaded",
                   s.encode_seconds > 0 ? static_cast<double>(s.results.size()) / s.encode_seconds : 0.0);
     return buf;
 }
@@ -89,6 +91,28 @@ std::string indent(const std::string& text, const std::string& pad) {
     return out;
 }
 
+/// --generate: one line per class of failure, naming its shrunk representative.
+std::vector<std::string> finding_lines(const run_summary& s) {
+    std::vector<std::string> lines;
+    for (const finding& f : s.generation.findings) {
+        const test_vector& v = *s.results[f.representative].vector;
+        lines.push_back(f.difference + ": " + std::to_string(f.values) + " values; smallest " + v.id +
+                        ", shrunk from " + std::to_string(f.original_bytes) + " to " + std::to_string(f.shrunk_bytes) +
+                        " choice bytes in " + std::to_string(f.steps) + " steps" +
+                        (f.steps_exhausted ? " (stopped at --shrink-steps)" : "") + ": " + input_excerpt(v));
+    }
+    return lines;
+}
+
+/// The rows a report details: every one that needs it, but under --generate only each class's
+/// representative (the others name it in their detail; the JSON report keeps them all).
+bool detailed(const run_summary& s, const vector_result& r) {
+    if (!needs_detail(r)) return false;
+    if (!s.generation.active) return true;
+    return std::any_of(s.generation.findings.begin(), s.generation.findings.end(),
+                       [&](const finding& f) { return &s.results[f.representative] == &r; });
+}
+
 // ---- text -------------------------------------------------------------------------------------
 
 std::string text_report(const run_summary& s) {
@@ -97,7 +121,7 @@ std::string text_report(const run_summary& s) {
                       "\nvectors: " + std::to_string(s.results.size()) + " in " + seconds_text(s.seconds) + " s (" +
                       rate_text(s) + ")\n\n";
     for (const vector_result& r : s.results) {
-        if (!needs_detail(r)) continue;
+        if (!detailed(s, r)) continue;
         const test_vector& v = *r.vector;
         out += verdict_text(r, s.options.level) + "  " + v.id + "\n";
         if (!r.detail.empty()) out += "  " + r.detail + "\n";
@@ -121,6 +145,11 @@ std::string text_report(const run_summary& s) {
         out += "differences:";
         for (const auto& d : diffs) out += " " + d.first + " " + std::to_string(d.second) + ";";
         out.back() = '\n';
+    }
+    if (s.generation.active) {
+        out += "findings: " + std::to_string(s.generation.findings.size()) + " classes (shrinking took " +
+               seconds_text(s.generation.shrink_seconds) + " s)\n";
+        for (const std::string& line : finding_lines(s)) out += "  " + line + "\n";
     }
     out += verdict_line(s) + "\n";
     return out;
@@ -148,6 +177,29 @@ std::string json_report(const run_summary& s) {
     doc["unexpected_passes"] = s.unexpected_passes;
     doc["unsupported"] = s.unsupported;
     doc["conforms"] = s.conforms();
+    if (s.generation.active) {
+        const generate_options& g = s.options.generate;
+        json gen;
+        gen["values"] = g.count;
+        gen["seed"] = g.seed;
+        gen["profile"] = g.hostile ? "hostile" : "default";
+        gen["redrawn"] = s.generation.redrawn;
+        gen["shrink_seconds"] = s.generation.shrink_seconds;
+        json findings = json::array();
+        for (const finding& f : s.generation.findings) {
+            findings.push_back({{"difference", f.difference},
+                                {"values", f.values},
+                                {"id", s.results[f.representative].vector->id},
+                                {"input", input_excerpt(*s.results[f.representative].vector)},
+                                {"shrunk", f.shrunk},
+                                {"steps", f.steps},
+                                {"steps_exhausted", f.steps_exhausted},
+                                {"original_bytes", f.original_bytes},
+                                {"shrunk_bytes", f.shrunk_bytes}});
+        }
+        gen["findings"] = std::move(findings);
+        doc["generated"] = std::move(gen);
+    }
     json vectors = json::array();
     for (const vector_result& r : s.results) {
         const test_vector& v = *r.vector;
@@ -251,11 +303,15 @@ std::string junit_report(const run_summary& s) {
     }
     const std::string name =
         "sinkcheck-conform." + std::string(format_name(s.options.fmt)) + "." + level_name(s.options.level);
+    std::string generated;
+    if (s.generation.active) generated = "      <property name=\"values\" value=\"" + xml(s.corpus) + "\"/>\n";
+    for (const std::string& line : finding_lines(s))
+        generated += "      <property name=\"finding\" value=\"" + xml(line) + "\"/>\n";
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"" + name + "\" tests=\"" +
            std::to_string(s.results.size()) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"" +
            std::to_string(errors) + "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + seconds_text(s.seconds) +
            "\">\n    <properties>\n" + "      <property name=\"encoder\" value=\"" + xml(s.encoder_description) +
-           "\"/>\n    </properties>\n" + cases + "  </testsuite>\n</testsuites>\n";
+           "\"/>\n" + generated + "    </properties>\n" + cases + "  </testsuite>\n</testsuites>\n";
 }
 
 // ---- tap --------------------------------------------------------------------------------------
@@ -283,7 +339,9 @@ std::string tap_report(const run_summary& s) {
                    indent(details_block(r), "    ") + "  ...\n";
         }
     }
-    out += "# " + counts_line(s) + "\n# " + verdict_line(s) + "\n";
+    out += "# " + counts_line(s) + "\n";
+    for (const std::string& line : finding_lines(s)) out += "# finding: " + printable(line) + "\n";
+    out += "# " + verdict_line(s) + "\n";
     return out;
 }
 
@@ -329,6 +387,11 @@ std::string html_report(const run_summary& s) {
         for (const auto& d : diffs) out += " " + xml(d.first) + " <b>" + std::to_string(d.second) + "</b>;";
         out += "</p>\n";
     }
+    if (s.generation.active) {
+        out += "<h2>Findings: " + xml(s.corpus) + "</h2>\n<ul>\n";
+        for (const std::string& line : finding_lines(s)) out += "<li><code>" + xml(line) + "</code></li>\n";
+        out += "</ul>\n";
+    }
     out += "<h2>Vectors &times; results</h2>\n<table><tr><th>vector</th>";
     for (result r : all_results) out += "<th>" + std::string(result_name(r)) + "</th>";
     out += "<th>details</th></tr>\n";
@@ -345,7 +408,7 @@ std::string html_report(const run_summary& s) {
                 out += "<td></td>";
         }
         out += "<td>";
-        if (needs_detail(r)) {
+        if (detailed(s, r)) {
             out += "<details><summary>" + xml(verdict_text(r, s.options.level)) + ": " + xml(r.detail.substr(0, 120)) +
                    "</summary><pre>" + xml(details_block(r)) + "</pre></details>";
         }

@@ -393,6 +393,65 @@ std::map<std::string, expected_entry> load_expected_failures(const std::string& 
 
 }  // namespace
 
+std::vector<vector_result> grade_vectors(const std::vector<test_vector>& vectors, run_level level, unsigned jobs_wanted,
+                                         encoder_factory& factory) {
+    std::vector<vector_result> results(vectors.size());
+    std::atomic<std::size_t> next{0};
+    const unsigned jobs =
+        std::max(1u, std::min<unsigned>(jobs_wanted, static_cast<unsigned>(std::max<std::size_t>(1, vectors.size()))));
+    std::atomic<bool> stop{false};
+    std::mutex stop_mutex;
+    std::string stop_message;
+    // The vector before broke the protocol in a way its session noticed only later (batch: an
+    // extra frame): it is graded for that, whatever its answer looked like.
+    auto regrade = [&](std::size_t i, const std::string& violation) {
+        encode_outcome late;
+        late.what = encode_outcome::kind::protocol_error;
+        late.message = violation;
+        late.seconds = results[i].seconds;
+        results[i] = classify(vectors[i], level, late);
+    };
+    auto work = [&]() {
+        std::unique_ptr<encoder_session> session = factory.open();
+        std::size_t previous = vectors.size();  // the last vector this session ran
+        try {
+            for (;;) {
+                const std::size_t i = stop.load() ? vectors.size() : next.fetch_add(1);
+                if (i >= vectors.size()) break;
+                const encode_outcome o = send_vector(*session, vectors[i]);
+                if (!o.previous_violation.empty() && previous < vectors.size()) regrade(previous, o.previous_violation);
+                results[i] = classify(vectors[i], level, o);
+                previous = i;
+            }
+            if (const std::string late = session->finish(); !late.empty() && previous < vectors.size()) {
+                regrade(previous, late);
+            }
+        } catch (const run_stopped& e) {
+            const std::lock_guard<std::mutex> lock(stop_mutex);
+            if (!stop.exchange(true)) stop_message = e.what();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work);
+    work();
+    for (std::thread& t : threads) t.join();
+    if (stop.load()) throw conform_error(stop_message);
+    return results;
+}
+
+encode_outcome send_vector(encoder_session& session, const test_vector& v) {
+    encode_outcome o;
+    try {
+        o = session.encode(v);
+    } catch (const run_stopped&) {
+        throw;
+    } catch (const std::exception& e) {
+        o.what = encode_outcome::kind::harness_error;
+        o.message = std::string("the runner failed: ") + e.what();
+    }
+    return o;
+}
+
 run_summary run_conformance(const conform_options& options, encoder_factory& factory) {
     run_summary s;
     s.options = options;
@@ -429,66 +488,24 @@ run_summary run_conformance(const conform_options& options, encoder_factory& fac
     std::map<std::string, expected_entry> expected;
     if (!options.expected_failures.empty()) expected = load_expected_failures(options.expected_failures, ids);
 
-    s.results.resize(s.vectors.size());
-    std::atomic<std::size_t> next{0};
-    const unsigned jobs = std::max(
-        1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(std::max<std::size_t>(1, s.vectors.size()))));
-    std::atomic<bool> stop{false};
-    std::mutex stop_mutex;
-    std::string stop_message;
-    // The vector before broke the protocol in a way its session noticed only later (batch: an
-    // extra frame): it is graded for that, whatever its answer looked like.
-    auto regrade = [&](std::size_t i, const std::string& violation) {
-        encode_outcome late;
-        late.what = encode_outcome::kind::protocol_error;
-        late.message = violation;
-        late.seconds = s.results[i].seconds;
-        s.results[i] = classify(s.vectors[i], options.level, late);
-    };
-    auto work = [&]() {
-        std::unique_ptr<encoder_session> session = factory.open();
-        std::size_t previous = s.vectors.size();  // the last vector this session ran
-        try {
-            for (;;) {
-                const std::size_t i = stop.load() ? s.vectors.size() : next.fetch_add(1);
-                if (i >= s.vectors.size()) break;
-                const test_vector& v = s.vectors[i];
-                encode_outcome o;
-                try {
-                    o = session->encode(v);
-                } catch (const run_stopped&) {
-                    throw;
-                } catch (const std::exception& e) {
-                    o.what = encode_outcome::kind::harness_error;
-                    o.message = std::string("the runner failed: ") + e.what();
-                }
-                if (!o.previous_violation.empty() && previous < s.vectors.size())
-                    regrade(previous, o.previous_violation);
-                s.results[i] = classify(v, options.level, o);
-                previous = i;
-            }
-            if (const std::string late = session->finish(); !late.empty() && previous < s.vectors.size()) {
-                regrade(previous, late);
-            }
-        } catch (const run_stopped& e) {
-            const std::lock_guard<std::mutex> lock(stop_mutex);
-            if (!stop.exchange(true)) stop_message = e.what();
-        }
-    };
     const auto t1 = std::chrono::steady_clock::now();
-    std::vector<std::thread> threads;
-    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work);
-    work();
-    for (std::thread& t : threads) t.join();
-    if (stop.load()) throw conform_error(stop_message);
+    s.results = grade_vectors(s.vectors, options.level, options.jobs, factory);
     s.encode_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
 
     for (vector_result& r : s.results) {
-        ++s.counts[index_of(r.verdict)];
         if (auto it = expected.find(r.vector->id); it != expected.end()) {
             r.expected_failure = true;
             r.expected_reason = it->second.reason;
         }
+    }
+    count_results(s);
+    s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return s;
+}
+
+void count_results(run_summary& s) {
+    for (const vector_result& r : s.results) {
+        ++s.counts[index_of(r.verdict)];
         if (r.verdict == result::unsupported) {
             ++s.unsupported;
         } else if (r.expected_failure) {
@@ -500,8 +517,6 @@ run_summary run_conformance(const conform_options& options, encoder_factory& fac
             ++s.failures;
         }
     }
-    s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return s;
 }
 
 // ---- the command ----------------------------------------------------------------------------
@@ -534,6 +549,17 @@ const std::string_view conform_usage =
     "  --corpus PATH            a .vectors file or a directory of them (default: the built-in corpus)\n"
     "  --list-linked            list the linked encoders and exit\n"
     "\n"
+    "Generated values instead of the corpus (docs/conformance.md, \"Generated values\"):\n"
+    "  --generate N             grade N values from the test kit's value builder, 1 to 100000000;\n"
+    "                           shrink each class of failure to a small value\n"
+    "  --seed S                 the values' seed, 0 to 9999999999999999999 (default 1)\n"
+    "  --profile default|hostile\n"
+    "                           default: values the format holds and a JSON-like encoder can be\n"
+    "                           asked for; hostile: also invalid UTF-8, discarded values, huge\n"
+    "                           counts, deep nesting, and the refusals they call for\n"
+    "  --save FILE              write each class's shrunk value there as a .vectors entry\n"
+    "  --shrink-steps N         candidates tried per value shrunk, 0 to 10000000 (default 2000)\n"
+    "\n"
     "Protocol and classification: docs/conformance.md. Exit status: 0 the encoder conforms\n"
     "(expected failures aside), 1 it does not (or an expected failure now passes), 2 usage or\n"
     "input error (a malformed vector file is reported as FILE:LINE: message), or an encoder\n"
@@ -548,6 +574,9 @@ namespace {
 constexpr double min_timeout = 0.001;
 constexpr double max_timeout = 1e6;  // 11.6 days
 constexpr std::size_t max_max_output = std::size_t{1} << 30;
+constexpr std::uint64_t max_generate = 100000000;
+constexpr std::uint64_t max_seed = 9999999999999999999ULL;  // 19 digits: what parse_count reads
+constexpr std::uint64_t max_shrink_steps = 10000000;
 
 double parse_seconds(const std::string& option, const std::string& text) {
     char* end = nullptr;
@@ -584,7 +613,12 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
                                                      "--output",
                                                      "--corpus",
                                                      "--expected-failures",
-                                                     "--write-expected-failures"};
+                                                     "--write-expected-failures",
+                                                     "--generate",
+                                                     "--seed",
+                                                     "--profile",
+                                                     "--save",
+                                                     "--shrink-steps"};
     std::set<std::string> given;  // a second value would silently win: refused instead
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string name = args[i];
@@ -643,7 +677,36 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
             o.corpus = value;
         } else if (name == "--write-expected-failures") {
             o.write_expected_failures = value;
+        } else if (name == "--generate") {
+            o.generate.count = parse_count(name, value, 1, max_generate);
+        } else if (name == "--seed") {
+            o.generate.seed = parse_count(name, value, 0, max_seed);
+        } else if (name == "--profile") {
+            if (value != "default" && value != "hostile") throw conform_error("--profile is default or hostile");
+            o.generate.hostile = value == "hostile";
+        } else if (name == "--save") {
+            o.generate.save = value;
+        } else if (name == "--shrink-steps") {
+            o.generate.shrink_steps = parse_count(name, value, 0, max_shrink_steps);
         }
+    }
+    // Generated values have no corpus to select from or list; the corpus has nothing to shrink.
+    const bool generating = given.count("--generate") != 0;
+    for (const char* corpus_only : {"--corpus", "--filter", "--expected-failures", "--write-expected-failures"}) {
+        if (generating && given.count(corpus_only) != 0) {
+            throw conform_error(std::string(corpus_only) +
+                                " applies to the corpus, not to --generate (save the findings with --save, then grade "
+                                "them as a corpus)");
+        }
+    }
+    for (const char* generate_only : {"--seed", "--profile", "--save", "--shrink-steps"}) {
+        if (!generating && given.count(generate_only) != 0)
+            throw conform_error(std::string(generate_only) + " needs --generate N");
+    }
+    if (format saved = o.fmt; !o.generate.save.empty() && (!format_of_file(o.generate.save, saved) || saved != o.fmt)) {
+        // what it writes is read back as a corpus, which knows a file's format by its name
+        throw conform_error("--save " + o.generate.save + ": name the file " + std::string(format_name(o.fmt)) +
+                            ".vectors or " + std::string(format_name(o.fmt)) + "-PART.vectors");
     }
     if (!list_linked && (given.count("--format") == 0 || given.count("--encoder") == 0)) {
         throw conform_error("--format and --encoder are required");
@@ -714,7 +777,7 @@ int run_conform_command(const std::vector<std::string>& args) {
                 throw conform_error(std::string("--encoder: ") + e.what());
             }
         }
-        const run_summary s = run_conformance(o, *factory);
+        const run_summary s = o.generate.count != 0 ? run_generated(o, *factory) : run_conformance(o, *factory);
         const std::string report = render_report(s);
         if (o.output.empty()) {
             std::fwrite(report.data(), 1, report.size(), stdout);

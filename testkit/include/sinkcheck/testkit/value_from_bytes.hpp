@@ -32,6 +32,11 @@ struct build_limits {
     /// bytes of strings, keys and binary together (edge-length fillers included)
     std::size_t max_bytes = 1 << 18;
     std::size_t max_depth = 20000;
+    /// false: only what a JSON-like encoder can be asked for (sinkcheck conform --generate's
+    /// default profile): strings and keys valid UTF-8 (invalid bytes become '?'), no discarded
+    /// value, none of the rare huge counts, lengths and nestings. The input is read the same way
+    /// either way.
+    bool hostile = true;
 };
 
 inline constexpr std::uint64_t subtype_edges[] = {
@@ -148,7 +153,7 @@ private:
             case 27: return Json(static_cast<double>(in_.ConsumeIntegralInRange<int>(-1000, 1000)) / 4.0);
             case 28:
                 // rare on purpose: a discarded value anywhere makes the whole value an error
-                if (in_.ConsumeIntegral<std::uint8_t>() == 0xD5) {
+                if (in_.ConsumeIntegral<std::uint8_t>() == 0xD5 && limits_.hostile) {
                     return Json(Json::value_t::discarded);
                 }
                 return Json(nullptr);
@@ -181,7 +186,7 @@ private:
     /// True for one byte value in 256: gates what makes a run expensive (64 KiB fillers,
     /// 65,536-element arrays, nesting in the thousands), so the fuzzer reaches it without
     /// spending most runs on it.
-    bool rare() { return in_.ConsumeIntegral<std::uint8_t>() == 0xB1; }
+    bool rare() { return in_.ConsumeIntegral<std::uint8_t>() == 0xB1 && limits_.hostile; }
 
     /// A length-class edge; the ones above 4096 only when rare().
     std::size_t length_edge() {
@@ -237,9 +242,25 @@ private:
     }
 
     /// Input bytes as they are: often invalid UTF-8 (type_error.316 in every format).
-    std::string raw_string() {
+    std::string raw_bytes() {
         std::string s = in_.ConsumeRandomLengthString(64);
         return take_bytes(s.size()) ? s : std::string();
+    }
+
+    /// raw_bytes() as a string or key; outside the hostile profile with '?' for each byte of
+    /// an invalid sequence.
+    std::string raw_string() {
+        std::string s = raw_bytes();
+        std::size_t i = 0;
+        while (!limits_.hostile && i < s.size()) {
+            const std::size_t bad = sinkcheck::detail::utf8_invalid_at(s.data() + i, s.size() - i);
+            if (bad == sinkcheck::detail::utf8_valid) {
+                break;
+            }
+            i += bad;
+            s[i++] = '?';
+        }
+        return s;
     }
 
     /// Valid UTF-8 made from code points the input picks (all four sequence lengths).
@@ -293,7 +314,7 @@ private:
     Json binary() {
         typename Json::binary_t::container_type bytes;
         if (in_.ConsumeBool()) {
-            const std::string s = raw_string();
+            const std::string s = raw_bytes();
             bytes.assign(s.begin(), s.end());
         } else {
             std::size_t n = length_edge();

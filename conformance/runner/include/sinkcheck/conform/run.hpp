@@ -26,6 +26,18 @@ const char* result_name(result r) noexcept;
 
 enum class report_kind { text, json, junit, tap, html };
 
+/// `--generate N`: values from the test kit's value builder instead of the corpus (generate.cpp).
+struct generate_options {
+    std::uint64_t count = 0;  // values to generate; 0: grade the corpus
+    std::uint64_t seed = 1;
+    /// false (profile "default"): only values the format can hold (the reference encodes them)
+    /// and a JSON-like encoder can be asked for; true ("hostile"): invalid UTF-8, discarded
+    /// values, huge counts and lengths, deep nesting, and the refusals they call for.
+    bool hostile = false;
+    std::string save;                 // file for the shrunk findings as .vectors entries, or empty
+    std::size_t shrink_steps = 2000;  // candidates tried per failing value shrunk
+};
+
 struct conform_options {
     format fmt = format::cbor;
     std::string encoder;  // "CMD ARGS", or "linked:NAME"
@@ -39,6 +51,7 @@ struct conform_options {
     std::string output;                   // file, or empty for stdout
     std::string corpus;                   // file or directory; empty: the built-in corpus
     std::string write_expected_failures;  // file to list the failing vectors in, or empty
+    generate_options generate;
 };
 
 /// One vector's verdict.
@@ -59,6 +72,26 @@ struct vector_result {
     double seconds = 0;
 };
 
+/// One class of failure found by --generate (a difference class, or the verdict of failures
+/// without one): how many values failed that way, and the smallest of them after shrinking.
+struct finding {
+    std::string difference;
+    std::size_t values = 0;          // generated values that failed this way
+    std::size_t representative = 0;  // index into run_summary::results: the shrunk value
+    std::size_t shrunk = 0;          // values of the class that were shrunk
+    std::size_t steps = 0;           // candidates the representative's shrinking tried
+    bool steps_exhausted = false;    // it stopped at --shrink-steps, not at a fixed point
+    std::size_t original_bytes = 0;  // its choice bytes before shrinking
+    std::size_t shrunk_bytes = 0;    // and after
+};
+
+struct generation_summary {
+    bool active = false;
+    std::size_t redrawn = 0;  // default profile: values the format cannot hold, drawn again
+    double shrink_seconds = 0;
+    std::vector<finding> findings;  // in the order their classes first appeared
+};
+
 struct run_summary {
     conform_options options;
     std::string encoder_description;
@@ -72,6 +105,7 @@ struct run_summary {
     std::size_t unsupported = 0;
     double seconds = 0;         // the whole run, corpus loading included
     double encode_seconds = 0;  // from the first vector sent to the last verdict
+    generation_summary generation;
     /// No failure, no unexpected pass, and at least one vector the encoder did not declare
     /// unsupported (an encoder that supports nothing has not shown anything).
     bool conforms() const noexcept { return failures == 0 && unexpected_passes == 0 && unsupported < results.size(); }
@@ -87,6 +121,21 @@ public:
 /// Loads and selects the vectors, runs them all through the factory's sessions, classifies.
 /// Throws conform_error.
 run_summary run_conformance(const conform_options& options, encoder_factory& factory);
+
+/// Generates options.generate.count values, grades them, shrinks the failures and groups them by
+/// class (docs/conformance.md, "Generated values"). Throws conform_error.
+run_summary run_generated(const conform_options& options, encoder_factory& factory);
+
+/// Sends every vector through sessions of the factory (jobs at a time) and classifies each.
+/// Throws conform_error when a session stops the run (run_stopped).
+std::vector<vector_result> grade_vectors(const std::vector<test_vector>& vectors, run_level level, unsigned jobs,
+                                         encoder_factory& factory);
+
+/// One vector through one session; an exception other than run_stopped is a harness error.
+encode_outcome send_vector(encoder_session& session, const test_vector& v);
+
+/// Fills the counts of s from its results (expected-failure flags already set).
+void count_results(run_summary& s);
 
 /// Classifies one outcome for one vector at a level (exposed for tests).
 vector_result classify(const test_vector& v, run_level level, const encode_outcome& outcome);

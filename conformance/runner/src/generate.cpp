@@ -1,0 +1,455 @@
+// `sinkcheck conform --generate N` (run.hpp): generated values against any encoder, with shrinking.
+//
+// Each value is built by the test kit's value builder (value_from_bytes.hpp) from choice bytes
+// drawn from a stream keyed by (seed, value index, attempt), so a seed gives the same values
+// whatever N is. A value goes through its wire notation and back (what the protocols carry is
+// exactly what is graded), the reference encoder gives the expected bytes or the refusal, and
+// the value is sent and classified as a corpus vector is. A failure is shrunk on its choice
+// bytes, as Hypothesis does: delete chunks, zero and lower bytes, keep a candidate when it is
+// smaller (shorter, then lexicographically) and still fails in the same class.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <optional>
+
+#include "sinkcheck/conform/run.hpp"
+#include "sinkcheck/encode.hpp"
+#include "sinkcheck/error.hpp"
+
+#if __has_include(<fuzzer/FuzzedDataProvider.h>)
+#include "sinkcheck/testkit/value_from_bytes.hpp"
+#define SINKCHECK_CONFORM_GENERATE 1
+#endif
+
+namespace sinkcheck::conform {
+
+#ifndef SINKCHECK_CONFORM_GENERATE
+
+run_summary run_generated(const conform_options&, encoder_factory&) {
+    throw conform_error(
+        "--generate needs fuzzer/FuzzedDataProvider.h (Debian libclang-rt-14-dev), which this sinkcheck was built "
+        "without");
+}
+
+#else
+
+namespace {
+
+using bytes = std::vector<std::uint8_t>;
+
+/// Values built and graded at a time: a progress line per batch, and only failing values keep
+/// their whole input in memory.
+constexpr std::size_t batch_values = 256;
+/// Default profile: draws of one value before the format is declared unable to hold any.
+constexpr std::uint64_t max_attempts = 1000;
+/// Failing values shrunk per class; the smallest result represents the class.
+constexpr std::size_t shrunk_per_class = 3;
+/// Default profile nesting: deep enough for every length class of a container head, shallow
+/// enough for an encoder that recurses (Python's default limit is 1000 frames).
+constexpr std::size_t plain_max_depth = 256;
+
+/// splitmix64: a fixed, portable stream (std::uniform_int_distribution is not).
+struct choice_stream {
+    std::uint64_t state;
+    std::uint64_t next() {
+        std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    }
+};
+
+/// A value's choices: the bytes the builder reads, and the encoder options (UBJSON, BJData).
+struct choices {
+    bytes data;
+    encode_options options;
+};
+
+choices draw(format f, std::uint64_t seed, std::uint64_t index, std::uint64_t attempt) {
+    choice_stream s{seed};
+    s.state = s.next() ^ index;
+    s.state = s.next() ^ attempt;
+    choices c;
+    const encode_options o = fuzz::options_from_bits(static_cast<std::uint8_t>(s.next()));
+    if (f == format::ubjson || f == format::bjdata) {  // the only formats with options
+        c.options.use_size = o.use_size;
+        c.options.use_type = o.use_type;
+    }
+    // 16 to 1,024 bytes: small values often, up to the builder's node limit now and then
+    const std::size_t n = 1 + static_cast<std::size_t>(s.next() % (std::uint64_t{16} << (s.next() % 7)));
+    c.data.resize(n);
+    for (std::uint8_t& b : c.data) b = static_cast<std::uint8_t>(s.next() >> 56);
+    return c;
+}
+
+bool shortlex_less(const bytes& a, const bytes& b) {
+    if (a.size() != b.size()) return a.size() < b.size();
+    return a < b;
+}
+
+const char* profile_name(bool hostile) { return hostile ? "hostile" : "default"; }
+
+class generator {
+public:
+    explicit generator(const conform_options& o) : o_(o) {
+        if (!o.generate.hostile) {
+            limits_.hostile = false;
+            limits_.max_depth = plain_max_depth;
+        }
+    }
+
+    /// The vector the choices describe, or nothing when the default profile has no place for
+    /// it (the reference refuses the value: the format cannot hold it).
+    std::optional<test_vector> make(const choices& c, std::uint64_t index) const {
+        FuzzedDataProvider in(c.data.data(), c.data.size());
+        const nlohmann::json built = fuzz::value_from_bytes<nlohmann::json>(in, limits_);
+        test_vector v;
+        v.input_text = render_value(built);
+        parse_limits pl;
+        pl.allow_repeat = false;
+        // What the protocols carry is what is graded: the value read back from its notation.
+        v.input = parse_value(v.input_text, pl);
+        v.fmt = o_.fmt;
+        v.use_size = c.options.use_size;
+        v.use_type = c.options.use_type;
+        try {
+            v.expect = encode_to_vector(o_.fmt, v.input.value, c.options);
+            v.levels = level_exact | (o_.fmt == format::bon8 ? level_canonical : 0u);
+        } catch (const encode_error& e) {
+            if (!o_.generate.hostile) return std::nullopt;
+            v.error = std::string(e.category()) + "." + std::to_string(e.id());
+        }
+        if (const char* d = known_divergence(o_.fmt, v.input.value, c.options)) v.divergence = d;
+        const std::string seed = std::to_string(o_.generate.seed);
+        v.id = std::string(format_name(o_.fmt)) + "/generated/" + seed + "/" + std::to_string(index);
+        v.file = "generated(seed=" + seed + ")";
+        v.line = static_cast<std::size_t>(index);
+        v.rule = std::string("generated value, ") + profile_name(o_.generate.hostile) + " profile";
+        v.source = v.negative() ? "the reference encoder's refusal" : "the reference encoder's bytes";
+        return v;
+    }
+
+    /// The choices of value index in the default profile's sense: the first draw the format can hold.
+    std::pair<choices, test_vector> value(std::uint64_t index, std::size_t& redrawn) const {
+        for (std::uint64_t attempt = 0; attempt < max_attempts; ++attempt) {
+            choices c = draw(o_.fmt, o_.generate.seed, index, attempt);
+            if (std::optional<test_vector> v = make(c, index)) return {std::move(c), std::move(*v)};
+            ++redrawn;
+        }
+        throw conform_error(std::string(format_name(o_.fmt)) + ": no value of " + std::to_string(max_attempts) +
+                            " draws is one the format can hold (value " + std::to_string(index) + ", seed " +
+                            std::to_string(o_.generate.seed) + ")");
+    }
+
+private:
+    const conform_options& o_;
+    fuzz::build_limits limits_;
+};
+
+bool failing(const vector_result& r) { return !r.success && r.verdict != result::unsupported; }
+
+std::string class_of(const vector_result& r) {
+    return r.difference.empty() ? std::string(result_name(r.verdict)) : r.difference;
+}
+
+/// The smallest choices found that still fail in the class, the vector and verdict they give.
+struct shrunk_value {
+    choices c;
+    test_vector vector;
+    vector_result result;
+    std::size_t steps = 0;
+    bool exhausted = false;
+};
+
+/// The smaller of two shrunk values: the shorter notation (what a reader sees), then the
+/// smaller choices. Choices alone can mislead: six bytes give a BJData ND-array object where
+/// three give the integer inside it.
+bool smaller_value(const shrunk_value& a, const shrunk_value& b) {
+    if (a.vector.input_text.size() != b.vector.input_text.size())
+        return a.vector.input_text.size() < b.vector.input_text.size();
+    return shortlex_less(a.c.data, b.c.data);
+}
+
+class shrinker {
+public:
+    shrinker(const generator& g, encoder_session& session, const conform_options& o, std::uint64_t index,
+             std::string cls)
+        : g_(g), session_(session), o_(o), index_(index), class_(std::move(cls)) {}
+
+    shrunk_value run(shrunk_value best) {
+        best_ = std::move(best);
+        bool progress = true;
+        while (progress && !out_of_steps()) {
+            progress = delete_chunks();
+            progress = zero_chunks() || progress;
+            progress = lower_bytes() || progress;
+        }
+        best_.steps = steps_;
+        best_.exhausted = out_of_steps();
+        return std::move(best_);
+    }
+
+private:
+    bool out_of_steps() const { return steps_ >= o_.generate.shrink_steps; }
+
+    /// Tries a candidate; keeps it when it is smaller and fails in the same class.
+    bool attempt(bytes data) {
+        if (out_of_steps() || !shortlex_less(data, best_.c.data)) return false;
+        ++steps_;
+        choices c{std::move(data), best_.c.options};
+        std::optional<test_vector> v = g_.make(c, index_);
+        if (!v) return false;
+        vector_result r = classify(*v, o_.level, send_vector(session_, *v));
+        if (!failing(r) || class_of(r) != class_) return false;
+        best_.c = std::move(c);
+        best_.vector = std::move(*v);
+        best_.result = std::move(r);
+        return true;
+    }
+
+    bool delete_chunks() {
+        bool any = false;
+        std::size_t k = 1;
+        while (k * 2 <= best_.c.data.size()) k *= 2;
+        for (; k >= 1 && !out_of_steps(); k /= 2) {
+            // from the end: the builder reads its operations from there
+            std::size_t end = best_.c.data.size();
+            while (end >= k && !out_of_steps()) {
+                bytes d = best_.c.data;
+                d.erase(d.begin() + static_cast<std::ptrdiff_t>(end - k), d.begin() + static_cast<std::ptrdiff_t>(end));
+                if (attempt(std::move(d))) {
+                    any = true;
+                    end = std::min(end, best_.c.data.size());
+                } else {
+                    end -= 1;
+                    if (k > 1) end = end >= k - 1 ? end - (k - 1) : 0;
+                }
+            }
+        }
+        return any;
+    }
+
+    bool zero_chunks() {
+        bool any = false;
+        for (const std::size_t k : {std::size_t{8}, std::size_t{4}, std::size_t{2}}) {
+            for (std::size_t i = 0; i + k <= best_.c.data.size() && !out_of_steps(); i += k) {
+                bytes d = best_.c.data;
+                if (std::all_of(d.begin() + static_cast<std::ptrdiff_t>(i),
+                                d.begin() + static_cast<std::ptrdiff_t>(i + k), [](std::uint8_t b) { return b == 0; }))
+                    continue;
+                std::fill(d.begin() + static_cast<std::ptrdiff_t>(i), d.begin() + static_cast<std::ptrdiff_t>(i + k),
+                          0);
+                any = attempt(std::move(d)) || any;
+            }
+        }
+        return any;
+    }
+
+    /// Each byte as low as it goes: a binary search between 0 and its value, as if the
+    /// smaller values that still fail were all below the ones that do not.
+    bool lower_bytes() {
+        bool any = false;
+        for (std::size_t i = 0; i < best_.c.data.size() && !out_of_steps(); ++i) {
+            unsigned fails = best_.c.data[i];  // the lowest value known to fail
+            unsigned passes = 0;               // below it, one tried that did not (or 0 untried)
+            bool zero_tried = false;
+            while (fails > passes + (zero_tried ? 1u : 0u) && !out_of_steps()) {
+                const unsigned v = zero_tried ? passes + (fails - passes) / 2 : 0u;
+                bytes d = best_.c.data;
+                d[i] = static_cast<std::uint8_t>(v);
+                if (attempt(std::move(d))) {
+                    fails = v;
+                    any = true;
+                } else {
+                    passes = v;
+                }
+                zero_tried = true;
+            }
+        }
+        return any;
+    }
+
+    const generator& g_;
+    encoder_session& session_;
+    const conform_options& o_;
+    std::uint64_t index_;
+    std::string class_;
+    shrunk_value best_;
+    std::size_t steps_ = 0;
+};
+
+/// A graded value that is kept for the report only: what reports show of it. A pass shows
+/// its id alone; anything else an excerpt of its input and both byte strings.
+void lighten(test_vector& v, vector_result& r) {
+    v.input = parsed_value();
+    if (r.verdict == result::pass) {
+        v.input_text = std::string();
+        v.expect = bytes();
+        r.actual = bytes();
+    } else if (v.input_text.size() > 201) {
+        v.input_text.resize(201);
+        v.input_text.shrink_to_fit();
+    }
+}
+
+void progress(const run_summary& s, std::uint64_t done, std::uint64_t total, std::size_t failures) {
+    if (::isatty(STDERR_FILENO) == 0) return;
+    std::fprintf(stderr, "\rsinkcheck conform: %s, %llu/%llu values, %zu failing ", format_name(s.options.fmt).data(),
+                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), failures);
+    if (done == total) std::fputs("\n", stderr);
+    std::fflush(stderr);
+}
+
+void save_findings(const run_summary& s, const std::string& path) {
+    const generate_options& g = s.options.generate;
+    std::string out = "# sinkcheck conform --generate " + std::to_string(g.count) + " --seed " +
+                      std::to_string(g.seed) + " --profile " + profile_name(g.hostile) + " --format " +
+                      std::string(format_name(s.options.fmt)) + " --level " + level_name(s.options.level) +
+                      "\n# encoder: " + s.encoder_description +
+                      "\n# one vector per class of failure: the smallest failing value after shrinking\n";
+    for (const finding& f : s.generation.findings) {
+        const vector_result& r = s.results[f.representative];
+        const test_vector& v = *r.vector;
+        out += "\nid: " + v.id + "\ninput: " + v.input_text + "\n";
+        if (v.use_size || v.use_type)
+            out += std::string("options:") + (v.use_size ? " use_size" : "") + (v.use_type ? " use_type" : "") + "\n";
+        if (v.negative()) {
+            out += "error: " + v.error + "\n";
+        } else {
+            out += std::string("level: exact") + ((v.levels & level_canonical) != 0 ? " canonical" : "") +
+                   "\nexpect: " + compact_hex(v.expect) + "\n";
+        }
+        std::string rule = printable(f.difference) + " in " + printable(s.encoder_description) + " (" +
+                           std::to_string(f.values) + " generated values failed this way; this one shrunk from " +
+                           std::to_string(f.original_bytes) + " to " + std::to_string(f.shrunk_bytes) +
+                           " choice bytes in " + std::to_string(f.steps) + " steps)";
+        std::replace(rule.begin(), rule.end(), '\n', ' ');  // one line per field
+        out += "rule: " + rule + "\n";
+        out += "source: " + v.source + ", " + v.rule + "\n";
+        if (!v.divergence.empty()) out += "divergence: " + v.divergence + "\n";
+    }
+    std::ofstream file(path, std::ios::binary);
+    file << out;
+    file.close();
+    if (!file) throw conform_error(path + ": cannot write the findings");
+    std::fprintf(stderr, "%s: %zu findings saved as vectors\n", path.c_str(), s.generation.findings.size());
+}
+
+}  // namespace
+
+run_summary run_generated(const conform_options& options, encoder_factory& factory) {
+    run_summary s;
+    s.options = options;
+    s.encoder_description = factory.describe();
+    s.generation.active = true;
+    const generate_options& g = options.generate;
+    s.corpus = std::to_string(g.count) + " generated values, seed " + std::to_string(g.seed) + ", profile " +
+               profile_name(g.hostile);
+    if (options.level == run_level::canonical && options.fmt != format::bon8) {
+        throw conform_error(options.fmt == format::cbor
+                                ? "--generate --level canonical is BON8's only: the RFC 8949 §4.2.1 model that "
+                                  "gives canonical CBOR lives in the corpus generator; use --level exact or equivalent"
+                                : std::string(format_name(options.fmt)) +
+                                      " defines no canonical encoding; use --level exact or --level equivalent");
+    }
+    const generator gen(options);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::map<std::string, std::vector<std::size_t>> classes;  // class -> failing indices
+    std::vector<std::string> class_order;
+    std::size_t failures = 0;
+    for (std::uint64_t start = 0; start < g.count; start += batch_values) {
+        const std::uint64_t end = std::min<std::uint64_t>(g.count, start + batch_values);
+        std::vector<test_vector> batch;
+        for (std::uint64_t i = start; i < end; ++i) batch.push_back(gen.value(i, s.generation.redrawn).second);
+        std::vector<vector_result> results = grade_vectors(batch, options.level, options.jobs, factory);
+        for (std::size_t k = 0; k < batch.size(); ++k) {
+            if (failing(results[k])) {
+                ++failures;
+                const std::string cls = class_of(results[k]);
+                auto& members = classes[cls];
+                if (members.empty()) class_order.push_back(cls);
+                members.push_back(s.results.size());
+            }
+            lighten(batch[k], results[k]);
+            s.vectors.push_back(std::move(batch[k]));
+            s.results.push_back(std::move(results[k]));
+        }
+        progress(s, end, g.count, failures);
+    }
+    s.encode_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    // Shrink the smallest few of each class; the smallest result represents it.
+    const auto t1 = std::chrono::steady_clock::now();
+    conform_options no_shrinking = options;
+    no_shrinking.generate.shrink_steps = 0;
+    if (!class_order.empty()) {
+        std::unique_ptr<encoder_session> session = factory.open();
+        for (const std::string& cls : class_order) {
+            std::vector<std::size_t>& members = classes[cls];
+            std::vector<std::pair<choices, std::size_t>> originals;
+            for (std::size_t i : members) {
+                std::size_t ignored = 0;
+                originals.emplace_back(gen.value(i, ignored).first, i);
+            }
+            std::stable_sort(originals.begin(), originals.end(),
+                             [](const auto& a, const auto& b) { return shortlex_less(a.first.data, b.first.data); });
+            std::optional<shrunk_value> best;
+            finding f;
+            f.difference = cls;
+            f.values = members.size();
+            for (std::size_t n = 0; n < originals.size() && n < shrunk_per_class; ++n) {
+                const std::size_t i = originals[n].second;
+                shrunk_value start;
+                start.c = originals[n].first;
+                std::size_t ignored = 0;
+                start.vector = gen.value(i, ignored).second;
+                start.result = s.results[i];
+                const std::size_t original_bytes = start.c.data.size();
+                shrunk_value done;
+                try {
+                    // every candidate of a hanging encoder can take --timeout: not shrunk
+                    done = shrinker(gen, *session, cls == result_name(result::timeout) ? no_shrinking : options, i, cls)
+                               .run(std::move(start));
+                } catch (const run_stopped& e) {
+                    throw conform_error(e.what());
+                }
+                ++f.shrunk;
+                if (!best || smaller_value(done, *best)) {
+                    f.representative = i;
+                    f.steps = done.steps;
+                    f.steps_exhausted = done.exhausted;
+                    f.original_bytes = original_bytes;
+                    f.shrunk_bytes = done.c.data.size();
+                    best = std::move(done);
+                }
+            }
+            // The representative's row shows the shrunk value; the others name it.
+            vector_result& r = best->result;
+            r.detail = "shrunk from " + std::to_string(f.original_bytes) + " to " + std::to_string(f.shrunk_bytes) +
+                       " choice bytes in " + std::to_string(f.steps) + " steps" +
+                       (f.steps_exhausted ? " (stopped at --shrink-steps)" : "") + "; " + r.detail;
+            s.vectors[f.representative] = std::move(best->vector);
+            s.results[f.representative] = std::move(r);
+            for (std::size_t i : members) {
+                if (i != f.representative)
+                    s.results[i].detail += "; class '" + cls + "', shrunk as " + s.vectors[f.representative].id;
+            }
+            s.generation.findings.push_back(f);
+        }
+        session->finish();
+    }
+    s.generation.shrink_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    for (std::size_t i = 0; i < s.results.size(); ++i) s.results[i].vector = &s.vectors[i];
+    count_results(s);
+    s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!g.save.empty()) save_findings(s, g.save);
+    return s;
+}
+
+#endif
+
+}  // namespace sinkcheck::conform

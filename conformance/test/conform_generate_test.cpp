@@ -1,0 +1,224 @@
+// conform_generate_test.cpp — `sinkcheck conform --generate`: generated values find a planted bug
+// from a fixed seed, shrink it to the known minimal value, group its failures into one class,
+// and save it as a vector that fails the same way when graded as a corpus; a correct encoder
+// fails nothing, linked or as a batch process.
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "planted_bug.hpp"
+#include "sinkcheck/conform/run.hpp"
+
+namespace sinkcheck::conform {
+namespace {
+
+class planted_24 : public linked_encoder {
+public:
+    std::vector<std::uint8_t> encode(format f, const nlohmann::json& value, const std::string&,
+                                     const encode_options& o) override {
+        return test::encode_with_short_24(f, value, o);
+    }
+};
+
+/// Refuses every value: every generated value fails, so the report keeps every input.
+class refuses_all : public linked_encoder {
+public:
+    std::vector<std::uint8_t> encode(format, const nlohmann::json&, const std::string&,
+                                     const encode_options&) override {
+        throw std::runtime_error("refused");
+    }
+};
+
+const bool registered = [] {
+    register_linked_encoder({"planted-24", "the reference, writing CBOR 24 as 0x18 without its argument",
+                             [] { return std::make_unique<planted_24>(); }});
+    register_linked_encoder({"refuses-all", "refuses every value", [] { return std::make_unique<refuses_all>(); }});
+    return true;
+}();
+
+const linked_encoder_info& linked(const std::string& name) {
+    for (const linked_encoder_info& info : linked_encoders()) {
+        if (info.name == name) return info;
+    }
+    throw std::runtime_error("no linked encoder " + name);
+}
+
+conform_options generating(format f, std::uint64_t n, std::uint64_t seed) {
+    conform_options o;
+    o.fmt = f;
+    o.generate.count = n;
+    o.generate.seed = seed;
+    o.limits.timeout_seconds = 20;
+    return o;
+}
+
+run_summary generate_linked(const conform_options& o, const std::string& name) {
+    auto factory = make_linked_factory(linked(name));
+    return run_generated(o, *factory);
+}
+
+std::string failures_of(const run_summary& s) {
+    std::string out;
+    for (const vector_result& r : s.results) {
+        if (!r.success) out += r.vector->id + ": " + result_name(r.verdict) + ": " + r.detail + "\n";
+    }
+    return out.substr(0, 4000);
+}
+
+std::string read(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+double rate(const run_summary& s) { return static_cast<double>(s.results.size()) / s.encode_seconds; }
+
+// Seed 5 puts a 24 into five of the first 1,000 CBOR values, one of the first 300 (value 64).
+constexpr std::uint64_t planted_seed = 5;
+constexpr std::uint64_t planted_values = 1000;
+// Process encoders get fewer: a batch exchange costs 40 times more under AddressSanitizer.
+constexpr std::uint64_t process_values = 300;
+
+void expect_planted_finding(const run_summary& s, std::size_t failing) {
+    ASSERT_GT(s.failures, 0u) << "the planted bug was not found";
+    // Dedup: every failure is the one bug, in one class, represented once.
+    ASSERT_EQ(s.generation.findings.size(), 1u) << failures_of(s);
+    const finding& f = s.generation.findings[0];
+    EXPECT_EQ(f.difference, "malformed output");
+    EXPECT_EQ(f.values, s.failures);
+    EXPECT_EQ(f.values, failing);
+    const vector_result& r = s.results[f.representative];
+    // Shrunk to the minimal value: 24 itself, at the root.
+    EXPECT_EQ(r.vector->input_text, "24") << r.detail;
+    EXPECT_EQ(r.vector->expect, (std::vector<std::uint8_t>{0x18, 0x18}));
+    EXPECT_EQ(r.actual, (std::vector<std::uint8_t>{0x18}));
+    EXPECT_GT(f.steps, 0u);
+    EXPECT_FALSE(f.steps_exhausted);
+    EXPECT_LE(f.shrunk_bytes, f.original_bytes);
+    std::printf("planted bug: %zu of %zu values fail; shrunk from %zu to %zu choice bytes in %zu steps (%.3f s)\n",
+                f.values, s.results.size(), f.original_bytes, f.shrunk_bytes, f.steps, s.generation.shrink_seconds);
+}
+
+TEST(Generate, FindsShrinksAndDedupsAPlantedBugFromAFixedSeed) {
+    conform_options o = generating(format::cbor, planted_values, planted_seed);
+    o.generate.save = ::testing::TempDir() + "cbor-findings.vectors";
+    std::remove(o.generate.save.c_str());
+    const run_summary s = generate_linked(o, "planted-24");
+    expect_planted_finding(s, 5);
+    EXPECT_FALSE(s.conforms());
+
+    // The saved finding is a corpus vector that fails the same way, and passes the reference.
+    const std::vector<test_vector> saved = load_corpus(o.generate.save);
+    ASSERT_EQ(saved.size(), 1u) << read(o.generate.save);
+    EXPECT_EQ(saved[0].input_text, "24");
+    EXPECT_EQ(saved[0].id, s.results[s.generation.findings[0].representative].vector->id);
+    conform_options corpus;
+    corpus.fmt = format::cbor;
+    corpus.corpus = o.generate.save;
+    auto planted = make_linked_factory(linked("planted-24"));
+    const run_summary again = run_conformance(corpus, *planted);
+    ASSERT_EQ(again.results.size(), 1u);
+    EXPECT_EQ(again.results[0].verdict, result::fail);
+    EXPECT_EQ(again.results[0].difference, "malformed output");
+    auto reference = make_linked_factory(linked("reference"));
+    EXPECT_TRUE(run_conformance(corpus, *reference).conforms());
+
+    // ... and an expected-failures list can name it.
+    const std::string list = ::testing::TempDir() + "cbor-findings.expected";
+    std::ofstream(list) << saved[0].id << "  # planted: 24 with a one-byte head\n";
+    corpus.expected_failures = list;
+    EXPECT_TRUE(run_conformance(corpus, *planted).conforms());
+}
+
+TEST(Generate, SameSeedSameValues) {
+    conform_options o = generating(format::cbor, 300, planted_seed);
+    o.generate.shrink_steps = 0;
+    const run_summary a = generate_linked(o, "refuses-all");
+    const run_summary b = generate_linked(o, "refuses-all");
+    ASSERT_EQ(a.results.size(), b.results.size());
+    ASSERT_EQ(a.failures, a.results.size());
+    for (std::size_t i = 0; i < a.results.size(); ++i) {
+        EXPECT_EQ(a.results[i].vector->input_text, b.results[i].vector->input_text) << i;
+    }
+    conform_options other = o;
+    other.generate.seed = planted_seed + 1;
+    const run_summary c = generate_linked(other, "refuses-all");
+    std::size_t same = 0;
+    for (std::size_t i = 0; i < a.results.size(); ++i) {
+        if (a.results[i].vector->input_text == c.results[i].vector->input_text) ++same;
+    }
+    EXPECT_LT(same, a.results.size() / 4) << "another seed, mostly the same values";
+}
+
+TEST(Generate, ReferenceFailsNothingInEveryFormatAndProfile) {
+    for (format f : all_formats) {
+        for (bool hostile : {false, true}) {
+            conform_options o = generating(f, 1000, 11);
+            o.generate.hostile = hostile;
+            const run_summary s = generate_linked(o, "reference");
+            EXPECT_EQ(s.failures, 0u) << format_name(f) << (hostile ? " hostile\n" : " default\n") << failures_of(s);
+            EXPECT_TRUE(s.generation.findings.empty());
+            EXPECT_EQ(s.results.size(), 1000u);
+            const std::size_t refused = s.counts[static_cast<std::size_t>(result::refused_correctly)];
+            // The default profile keeps to values the format holds; the hostile one asks for refusals.
+            if (hostile) {
+                EXPECT_GT(refused, 0u) << format_name(f);
+            } else {
+                EXPECT_EQ(refused, 0u) << format_name(f);
+            }
+            std::printf("%s %s: linked reference, %.0f values/s, %zu redrawn\n", std::string(format_name(f)).c_str(),
+                        hostile ? "hostile" : "default", rate(s), s.generation.redrawn);
+        }
+    }
+}
+
+TEST(Generate, ProcessEncodersGetTheSameValuesThroughBothModes) {
+    conform_options o = generating(format::cbor, process_values, planted_seed);
+    o.mode = process_mode::batch;
+    auto reference = make_process_factory(SINKCHECK_ENCODER, o.mode, o.limits);
+    const run_summary s = run_generated(o, *reference);
+    EXPECT_TRUE(s.conforms()) << failures_of(s);
+    EXPECT_EQ(s.failures, 0u);
+    std::printf("cbor default: batch sinkcheck-encoder, %.0f values/s\n", rate(s));
+
+    conform_options one_by_one = generating(format::ubjson, 60, planted_seed);
+    one_by_one.generate.hostile = true;  // refusals too, by exit status
+    auto per_vector = make_process_factory(SINKCHECK_ENCODER, one_by_one.mode, one_by_one.limits);
+    const run_summary p = run_generated(one_by_one, *per_vector);
+    EXPECT_TRUE(p.conforms()) << failures_of(p);
+    EXPECT_EQ(p.results.size(), 60u);
+    std::printf("ubjson hostile: per-vector sinkcheck-encoder, %.0f values/s\n", rate(p));
+
+    auto planted = make_process_factory(std::string(CONFORM_HOSTILE_ENCODER) + " cbor-24", o.mode, o.limits);
+    const run_summary found = run_generated(o, *planted);
+    expect_planted_finding(found, 1);
+    std::printf("cbor default: batch planted bug, %.0f values/s\n", rate(found));
+}
+
+TEST(Generate, CommandRefusesWhatDoesNotApply) {
+    auto run = [](std::vector<std::string> args) {
+        args.insert(args.begin(), {"--format", "cbor", "--encoder", "linked:reference"});
+        return run_conform_command(args);
+    };
+    EXPECT_EQ(run({"--generate", "3", "--corpus", SINKCHECK_CORPUS_DIR}), 2);
+    EXPECT_EQ(run({"--generate", "3", "--expected-failures", "x"}), 2);
+    EXPECT_EQ(run({"--seed", "3"}), 2);
+    EXPECT_EQ(run({"--generate", "0"}), 2);
+    EXPECT_EQ(run({"--generate", "3", "--profile", "nasty"}), 2);
+    EXPECT_EQ(run({"--generate", "3", "--save", ::testing::TempDir() + "findings.txt"}), 2);
+    EXPECT_EQ(run({"--generate", "3", "--level", "canonical"}), 2);
+    EXPECT_EQ(run({"--generate", "30", "--seed", "5", "--report", "json", "--output",
+                   ::testing::TempDir() + "generated.json"}),
+              0);
+    const std::string report = read(::testing::TempDir() + "generated.json");
+    EXPECT_NE(report.find("\"generated\""), std::string::npos);
+    EXPECT_NE(report.find("30 generated values, seed 5, profile default"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sinkcheck::conform
