@@ -1,15 +1,29 @@
 #!/usr/bin/env bash
 # Installs every Debian package sinkcheck builds, tests or fuzzes with. Idempotent: when all are
 # present it changes nothing; otherwise it runs apt-get update once, then apt-get install -y.
+#
+#   setup.sh          everything (CI, development)
+#   setup.sh --tool   only what building `sinkcheck` (the CLI and the conformance runner) needs:
+#                     the GitHub Action (action.yml) installs this much
 set -euo pipefail
 
+# The CLI is built with the test tree (SINKCHECK_BUILD_TESTS), so GoogleTest and RapidCheck are
+# among its build dependencies; the linked adapters need msgpack-cxx, libcbor and libbson.
+tool_packages=(
+  cmake ninja-build g++ nlohmann-json3-dev librapidcheck-dev libgtest-dev
+  libmsgpack-cxx-dev libcbor-dev libbson-dev pkg-config
+)
 packages=(
-  cmake ninja-build g++ clang-14 libclang-rt-14-dev llvm-14 lld-14 clang-format-14 clang-tidy-14 binutils git
-  nlohmann-json3-dev librapidcheck-dev libgtest-dev libbenchmark-dev
-  libmsgpack-cxx-dev libcbor-dev libbson-dev pkg-config python3 python3-cbor2 python3-msgpack
-  python3-ubjson python3-bjdata python3-bson python3-jsonschema
+  "${tool_packages[@]}"
+  clang-14 libclang-rt-14-dev llvm-14 lld-14 clang-format-14 clang-tidy-14 binutils git libbenchmark-dev
+  python3 python3-cbor2 python3-msgpack python3-ubjson python3-bjdata python3-bson python3-jsonschema python3-yaml
   valgrind zip unzip afl++ ccache libfmt-dev
 )
+case "${1:-}" in
+  --tool) packages=("${tool_packages[@]}") ;;
+  "") ;;
+  *) echo "setup: unknown option '$1' (--tool, or nothing)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The GitHub Action (action.yml) and its script (scripts/conform-action.sh) as another project's
+# CI meets them: every input of action.yml reaches the script, a conforming encoder gets a green
+# badge and the outputs, a broken one a red badge and exit 1, an expected-failures list makes it
+# green again, generated values find a planted bug, and usage errors write no badge.
+#
+#   action_test.sh SINKCHECK SINKCHECK_ENCODER HOSTILE_ENCODER SOURCE_DIR
+set -uo pipefail
+tool=$1
+encoder=$2
+hostile=$3
+src=$4
+python=/usr/bin/python3
+script="$src/scripts/conform-action.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# 1. action.yml: every input is passed to the script as SC_*, and the script reads each one.
+"$python" - "$src/action.yml" "$script" <<'PY' || fail "action.yml and conform-action.sh disagree"
+import re, sys, yaml
+action = yaml.safe_load(open(sys.argv[1], encoding="utf-8"))
+script = open(sys.argv[2], encoding="utf-8").read()
+steps = action["runs"]["steps"]
+conform = next(s for s in steps if s.get("id") == "conform")
+env = conform["env"]
+bad = []
+for name in action["inputs"]:
+    if name == "upload":
+        continue
+    var = "SC_" + name.upper().replace("-", "_")
+    if env.get(var) != "${{ inputs.%s }}" % name:
+        bad.append(f"input '{name}' is not passed as {var}")
+    if "${" + var not in script:
+        bad.append(f"conform-action.sh never reads {var}")
+for out, spec in action["outputs"].items():
+    if spec["value"] != "${{ steps.conform.outputs.%s }}" % out or f'"{out}"' not in script:
+        bad.append(f"output '{out}' is not written by the script")
+for s in steps:
+    for path in re.findall(r'\$GITHUB_ACTION_PATH/([\w./-]+)', s.get("run", "")):
+        try:
+            open(f"{sys.argv[1].rsplit('/', 1)[0]}/{path}")
+        except OSError:
+            bad.append(f"step '{s['name']}' runs {path}, which does not exist")
+for b in bad:
+    print(b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+
+run_action() {
+  # run_action NAME VAR=VALUE...: the script in a fresh output dir; sets rc
+  local name=$1
+  shift
+  mkdir -p "$work/$name"
+  : >"$work/$name/github_output"
+  : >"$work/$name/summary"
+  env SINKCHECK="$tool" SC_OUTPUT_DIR="$work/$name/out" GITHUB_OUTPUT="$work/$name/github_output" \
+    GITHUB_STEP_SUMMARY="$work/$name/summary" "$@" bash "$script" >"$work/$name/stdout" 2>"$work/$name/stderr"
+  rc=$?
+}
+badge() { "$python" -c "import json,sys; b=json.load(open(sys.argv[1])); print(b['schemaVersion'], b['color'], b['message'])" "$1"; }
+output() { sed -n "s/^$2=//p" "$work/$1/github_output"; }
+
+# 2. The reference encoder conforms: green, P = G = the JUnit test cases.
+run_action good SC_FORMAT=cbor SC_ENCODER="$encoder" SC_MODE=batch
+[ "$rc" -eq 0 ] || fail "the reference encoder: exit $rc ($(cat "$work/good/stderr"))"
+cases=$(grep -c '<testcase' "$work/good/out/junit.xml" 2>/dev/null)
+[ "$(badge "$work/good/out/badge.json" 2>/dev/null)" = "1 brightgreen $cases/$cases vectors" ] ||
+  fail "the reference encoder's badge: $(cat "$work/good/out/badge.json" 2>/dev/null), want $cases/$cases green"
+[ "$cases" -gt 100 ] || fail "only $cases test cases in the JUnit report"
+[ "$(output good conforms)" = true ] && [ "$(output good passed)" = "$cases" ] ||
+  fail "outputs of the reference run: $(tr '\n' ' ' <"$work/good/github_output")"
+grep -q "sinkcheck cbor: conforms" "$work/good/summary" || fail "step summary: $(cat "$work/good/summary")"
+
+# 3. An encoder that writes floats too wide: red, exit 1, fewer passing than graded.
+run_action bad SC_FORMAT=cbor SC_ENCODER="$hostile float-width" SC_LABEL="my encoder"
+[ "$rc" -eq 1 ] || fail "the float-width encoder: exit $rc, want 1"
+read -r version color message <<<"$(badge "$work/bad/out/badge.json" 2>/dev/null)"
+passed=${message%%/*}
+graded=${message#*/}
+graded=${graded%% *}
+[ "$color" = red ] && [ "$passed" -lt "$graded" ] && [ "$graded" = "$cases" ] ||
+  fail "the float-width encoder's badge: $color $message"
+[ "$(output bad conforms)" = false ] || fail "outputs of the broken run: $(tr '\n' ' ' <"$work/bad/github_output")"
+grep -q "my encoder: does not conform" "$work/bad/summary" || fail "step summary: $(cat "$work/bad/summary")"
+
+# 4. Its failures as an expected-failures list: green again, those vectors not graded.
+"$tool" conform --format cbor --encoder "$hostile float-width" --write-expected-failures "$work/expected.txt" \
+  --output /dev/null 2>/dev/null
+run_action listed SC_FORMAT=cbor SC_ENCODER="$hostile float-width" SC_EXPECTED_FAILURES="$work/expected.txt"
+read -r version color message <<<"$(badge "$work/listed/out/badge.json" 2>/dev/null)"
+[ "$rc" -eq 0 ] && [ "$color" = brightgreen ] && [ "$message" = "$passed/$passed vectors" ] ||
+  fail "with the expected failures listed: exit $rc, badge $color $message, want $passed/$passed green"
+
+# 5. Generated values find a planted bug (CBOR 24 with a one-byte head) that the corpus vectors
+#    selected (floats only) do not reach: exit 1 from the generated values alone, and the
+#    finding, shrunk to the value 24, saved as a vector.
+run_action generated SC_FORMAT=cbor SC_ENCODER="$hostile cbor-24" SC_MODE=batch SC_FILTER='cbor/float/*' \
+  SC_GENERATE=300 SC_SEED=5
+[ "$rc" -eq 1 ] || fail "generated values against the cbor-24 encoder: exit $rc, want 1"
+grep -q 'failures="0"' "$work/generated/out/junit.xml" || fail "the float vectors failed the cbor-24 encoder"
+grep -q '^input: 24$' "$work/generated/out/cbor-generated.vectors" 2>/dev/null ||
+  fail "the shrunk finding was not saved: $(head -c 300 "$work/generated/out/cbor-generated.vectors" 2>&1)"
+[ -s "$work/generated/out/generated-junit.xml" ] || fail "no JUnit report of the generated values"
+read -r version color message <<<"$(badge "$work/generated/out/badge.json" 2>/dev/null)"
+case "$color $message" in
+  "red "*" vectors, 300 generated: "[1-9]*" failing") ;;
+  *) fail "the badge of the generated run: $color $message" ;;
+esac
+
+# 6. Usage errors: exit 2, no badge.
+run_action nofmt SC_ENCODER="$encoder"
+[ "$rc" -eq 2 ] && grep -q "SC_FORMAT" "$work/nofmt/stderr" || fail "without SC_FORMAT: exit $rc"
+run_action noprog SC_FORMAT=cbor SC_ENCODER="$work/no-such-encoder"
+[ "$rc" -eq 2 ] && [ ! -e "$work/noprog/out/badge.json" ] || fail "a missing encoder: exit $rc, or a badge was written"
+
+if [ "$failures" -ne 0 ]; then
+  echo "action: $failures check(s) failed" >&2
+  exit 1
+fi
+echo "action: all checks passed ($cases vectors, float-width $passed/$graded)"
