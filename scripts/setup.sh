@@ -8,14 +8,15 @@
 set -euo pipefail
 
 # The CLI is built with the test tree (SINKCHECK_BUILD_TESTS), so GoogleTest and RapidCheck are
-# among its build dependencies; the linked adapters need msgpack-cxx, libcbor and libbson.
+# among its build dependencies; the linked adapters need msgpack-cxx, libcbor and libbson, and
+# `conform --generate` clang's FuzzedDataProvider.h (libclang-rt-14-dev).
 tool_packages=(
   cmake ninja-build g++ nlohmann-json3-dev librapidcheck-dev libgtest-dev
-  libmsgpack-cxx-dev libcbor-dev libbson-dev pkg-config
+  libmsgpack-cxx-dev libcbor-dev libbson-dev pkg-config libclang-rt-14-dev
 )
 packages=(
   "${tool_packages[@]}"
-  clang-14 libclang-rt-14-dev llvm-14 lld-14 clang-format-14 clang-tidy-14 binutils git libbenchmark-dev
+  clang-14 llvm-14 lld-14 clang-format-14 clang-tidy-14 binutils git libbenchmark-dev
   python3 python3-cbor2 python3-msgpack python3-ubjson python3-bjdata python3-bson python3-jsonschema python3-yaml
   valgrind zip unzip afl++ ccache libfmt-dev
 )
