@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ clang-14 libclang-rt-14-dev llvm-14 lld-14 clang-format-14 clang-tidy-14 binutils git
   nlohmann-json3-dev librapidcheck-dev libgtest-dev libbenchmark-dev
-  libmsgpack-cxx-dev libcbor-dev python3 python3-cbor2 python3-msgpack
+  libmsgpack-cxx-dev libcbor-dev libbson-dev pkg-config python3 python3-cbor2 python3-msgpack
   valgrind zip unzip afl++ ccache libfmt-dev
 )
 
