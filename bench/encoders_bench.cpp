@@ -7,8 +7,12 @@
 //      (and, reported, the page faults of one encode starting from a trimmed heap)
 //   5  vector_sink (64 KiB window) vs legacy_vector_sink, whole encoder         goal >= 1.00x
 //  10  vector_sink vs protocol_sink over nlohmann's virtual vector adapter       reported
+//  11  the floor: reference encoder (reused span) time / a bare walk of the same DOM
+//                                                                 goal <= 1.30 on objects
+//      (and, reported, nlohmann's time / the walk's)
 //
-// BSON writes only objects, so for BSON each document is the value of the key "doc".
+// BSON writes only objects, so for BSON each document is the value of the key "doc"
+// (documents.hpp). Row 12, the peers, is bench/peers_bench.cpp.
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -38,13 +42,9 @@ namespace {
 
 constexpr format oracle_formats[] = {format::cbor, format::msgpack, format::ubjson, format::bjdata, format::bson};
 
-struct document {
-    std::string name;
-    json value;
-    json bson_value;  // {"doc": value}
-};
+using sb::document;
 
-const json& input_for(const document& d, format f) { return f == format::bson ? d.bson_value : d.value; }
+const json& input_for(const document& d, format f) { return d.input(f == format::bson); }
 
 template <class Sink>
 void encode_into(format f, const json& j, Sink& sink) {
@@ -192,22 +192,42 @@ void row10(const sb::run_settings& s, const std::vector<document>& docs) {
     }
 }
 
+/// Row 11: how close each encoder is to the floor, a walk of the same DOM that only visits every
+/// node (documents.hpp, dom_walk). A is the walk, so the ratio is encoder time / walk time. The
+/// reference writes into a reused span: the encoder's own work, as the walk has no output.
+void row11(const sb::run_settings& s, const std::vector<document>& docs) {
+    for (const document& d : docs) {
+        for (format f : oracle_formats) {
+            const json& j = input_for(d, f);
+            const std::size_t n = oracle_fresh(f, j);
+            std::vector<std::uint8_t> buffer(n);
+            const auto walk = [&] { sb::keep(sb::dom_walk(j)); };
+            const auto r = sb::compare(
+                label(f, d) + ": reference+span_sink (buffer reused) / DOM walk", walk,
+                [&] {
+                    sinkcheck::span_sink sink(buffer.data(), buffer.size());
+                    encode_into(f, j, sink);
+                    sb::keep(buffer);
+                },
+                s.repetitions, s.min_seconds);
+            sb::emit_ratio(s, "11", r, static_cast<double>(n), d.name == "objects" ? 1.3 : 0, sb::goal_kind::at_most);
+            const auto theirs = sb::compare(
+                label(f, d) + ": nlohmann to_" + std::string(sinkcheck::format_name(f)) + " / DOM walk", walk,
+                [&] { oracle_fresh(f, j); }, s.repetitions, s.min_seconds);
+            sb::emit_ratio(s, "11", theirs, static_cast<double>(n));
+        }
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const sb::run_settings s = sb::parse_settings(argc, argv);
-    std::vector<document> docs(2);
-    docs[0].name = "num1M";
-    docs[0].value = sb::numbers_document();
-    docs[1].name = "objects";
-    docs[1].value = sb::objects_document();
-    for (document& d : docs) {
-        d.bson_value = json::object();
-        d.bson_value["doc"] = d.value;
-    }
+    const std::vector<document> docs = sb::encoder_documents();
     if (s.wants("1")) row1(s, docs);
     if (s.wants("2")) row2(s, docs);
     if (s.wants("5")) row5(s, docs);
     if (s.wants("10")) row10(s, docs);
+    if (s.wants("11")) row11(s, docs);
     return 0;
 }

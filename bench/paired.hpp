@@ -198,19 +198,25 @@ inline run_settings parse_settings(int argc, char** argv) {
     return s;
 }
 
+/// Which way a ratio's goal points: the least acceptable median (the usual "A is at least this
+/// much faster") or the largest (row 11: encoder time over the DOM walk's, at most 1.30).
+enum class goal_kind { at_least, at_most };
+
 /// One line of tab-separated output per comparison, read by bench/report.py:
 ///   ratio  row  compiler  name  median  min  max  repetitions  A_MB/s  B_MB/s  goal  verdict
 /// The ratio is time(B)/time(A): how many times faster A is. `goal` is the least acceptable
-/// median ("-" for rows that only report), and the verdict compares the median with it.
+/// median ("-" for rows that only report; "<=X" for an at_most goal, the largest acceptable), and
+/// the verdict compares the median with it.
 inline void emit_ratio(const run_settings& s, const std::string& row, const paired_result& r, double bytes_per_call,
-                       double goal = 0) {
+                       double goal = 0, goal_kind kind = goal_kind::at_least) {
     const double a_mbps = bytes_per_call / r.a_seconds / 1e6;
     const double b_mbps = bytes_per_call / r.b_seconds / 1e6;
     char goal_text[32] = "-";
     const char* verdict = "reported";
     if (goal > 0) {
-        std::snprintf(goal_text, sizeof goal_text, "%.2f", goal);
-        verdict = r.median >= goal ? "met" : "missed";
+        const bool at_most = kind == goal_kind::at_most;
+        std::snprintf(goal_text, sizeof goal_text, "%s%.2f", at_most ? "<=" : "", goal);
+        verdict = (at_most ? r.median <= goal : r.median >= goal) ? "met" : "missed";
     }
     std::printf("ratio\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%zu\t%.0f\t%.0f\t%s\t%s\n", row.c_str(), s.compiler.c_str(),
                 r.name.c_str(), r.median, r.min, r.max, r.repetitions, a_mbps, b_mbps, goal_text, verdict);

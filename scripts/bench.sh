@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark command: builds the benchmarks in Release with g++ (build-bench-gcc) and with
-# clang++-14 (build-bench-clang), runs every row of bench/README.md (rows 1, 3, 4 and 5 with both
-# compilers, the others with g++; row 1 once more with the heap kept), runs the perf gate, and
+# clang++-14 (build-bench-clang), runs every row of bench/README.md (rows 1, 3, 4, 5, 11 and 12 with
+# both compilers, the others with g++; rows 1 and 12 once more with the heap kept), runs the perf
+# gate, and
 # writes docs/bench/results.md and docs/bench/ratios.svg from what the runs printed.
 #
 #   scripts/bench.sh [--quick]      --quick: 3 repetitions, short timings (a smoke run only)
@@ -27,7 +28,7 @@ fi
 
 out=docs/bench
 mkdir -p "$out"
-targets=(bench_encoders bench_sinks bench_fault_cost perf_gate)
+targets=(bench_encoders bench_peers bench_sinks bench_fault_cost perf_gate)
 
 build() {  # build PRESET DIR (CMakePresets.json: Release, warnings not errors, and why)
   cmake --preset "$1" > /dev/null
@@ -57,13 +58,17 @@ run() {  # run NAME BINARY LABEL [ARGS...]
 
 run encoders-gcc build-bench-gcc/bench/bench_encoders "$gcc_label"
 run sinks-gcc build-bench-gcc/bench/bench_sinks "$gcc_label"
-run encoders-clang build-bench-clang/bench/bench_encoders "$clang_label" --only 1 --only 5
+run peers-gcc build-bench-gcc/bench/bench_peers "$gcc_label"
+run encoders-clang build-bench-clang/bench/bench_encoders "$clang_label" --only 1 --only 5 --only 11
+run peers-clang build-bench-clang/bench/bench_peers "$clang_label"
 run sinks-clang build-bench-clang/bench/bench_sinks "$clang_label" --only 3 --only 4
 # Row 1 again with glibc told to keep freed memory (bench/paired.hpp, keep_heap): the same
 # encoders in a long-running process, without the page faults that every call from a trimmed heap
 # (the default, cold_heap) pays for its fresh vector.
 run encoders-gcc-heap-kept build-bench-gcc/bench/bench_encoders "$gcc_label, heap kept" --only 1 --keep-heap
 run encoders-clang-heap-kept build-bench-clang/bench/bench_encoders "$clang_label, heap kept" --only 1 --keep-heap
+run peers-gcc-heap-kept build-bench-gcc/bench/bench_peers "$gcc_label, heap kept" --keep-heap
+run peers-clang-heap-kept build-bench-clang/bench/bench_peers "$clang_label, heap kept" --keep-heap
 
 echo "=== perf gate (callgrind)"
 gate_log=$out/raw-perf-gate.txt
@@ -91,6 +96,6 @@ machine=$out/raw-machine.md
 } > "$machine"
 
 python3 bench/report.py --machine "$machine" --notes bench/results_notes.md --gate "$gate_log" \
-  --md "$out/results.md" --svg "$out/ratios.svg" "$out"/raw-{encoders,sinks}-gcc.tsv \
-  "$out"/raw-{encoders,sinks}-clang.tsv "$out"/raw-encoders-{gcc,clang}-heap-kept.tsv
+  --md "$out/results.md" --svg "$out/ratios.svg" "$out"/raw-{encoders,peers,sinks}-gcc.tsv \
+  "$out"/raw-{encoders,peers,sinks}-clang.tsv "$out"/raw-{encoders,peers}-{gcc,clang}-heap-kept.tsv
 echo "=== wrote $root/$out/results.md and $root/$out/ratios.svg"

@@ -523,7 +523,9 @@ public:
     [[gnu::always_inline]] bool open(const Json& j, frame_type& f, frame_type* parent) {
         const bool marked = parent == nullptr || parent->aux == 0;
         if constexpr (BJData) {
-            if (f.is_object() && write_ndarray(j)) {
+            // only an object of exactly three members can be an ND-array (bjdata_classify);
+            // tested here, inline, most objects cost no call
+            if (f.is_object() && j.size() == 3 && write_ndarray(j)) {
                 return false;
             }
         }
