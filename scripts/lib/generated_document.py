@@ -18,6 +18,9 @@ FLOAT_WIDTH = ("Legitimate: the same double in binary64; %s leaves the width to 
                "binary64, nlohmann 3.11.2 binary32 when exact (conformance-results.md, `float width`).")
 CBOR_FLOAT_WIDTH = (FLOAT_WIDTH % "RFC 8949 §3.3") + " RFC 8949 §4.1 preferred serialization is neither: `f90000`."
 MSGPACK_FLOAT_WIDTH = FLOAT_WIDTH % "the MessagePack spec (float format family)"
+MSGPACK_MINUS_ZERO = ("Bug, the corpus finding `-0.0 written as the integer 0`: -0 is a float (MessagePack spec, float "
+                      "format family; IEEE 754 keeps its sign); the library's integer test accepts it and writes `00`, "
+                      "losing the sign and the type.")
 CBOR_TAG_HEAD = ("Legitimate, and the encoder's bytes are RFC 8949 §4.1's preferred serialization: the tag in the "
                  "one-byte head `c0`+n; nlohmann 3.11.2 always writes `d8 xx` (formats.md §2, item 3). Same value.")
 VERDICTS = {
@@ -46,6 +49,35 @@ VERDICTS = {
     ("pybj", "bjdata", "different value"): (
         "9223372036854775807", "Same root cause as the corpus finding `every multi-byte number big-endian`: "
         "2^63-1 as `M` (uint64) big-endian, which Draft 2 (little-endian) reads as another integer."),
+    ("cbor-x", "cbor", "different value"): (
+        "h''#4294967296", "Bug, the corpus finding `tag numbers truncated to 32 bits`: tag 2^32 is written as tag 0 "
+        "(`da00000000`); RFC 8949 §3.4 tag numbers take the full 64-bit argument of §3."),
+    ("cbor-x", "cbor", "integer packing of whole doubles"): (
+        "-0.0", "Bug, the corpus finding `-0.0 written as the integer 0`: -0 is a float apart from 0 in JavaScript "
+        "(Object.is) and in CBOR (RFC 8949 §3.3; Appendix A: `f98000`); cbor-x writes `00`, losing sign and type."),
+    ("node-cbor", "cbor", "different value"): (
+        "18446744073709551615", "Equal value, not preferred serialization, the corpus finding `64-bit integers in "
+        "BigInts written as bignums`: RFC 8949 §3.4.3 writes a bignum that fits major type 0/1 as that integer "
+        "(node-cbor's `collapseBigIntegers` option, off by default); the runner keeps tags as binary subtypes."),
+    ("node-cbor", "cbor", "refuses a valid value"): (
+        "h''#4294967295", "Bug, the corpus finding `tag numbers from 2^32-1 up refused`: RFC 8949 §3.4 tag numbers "
+        "take the full 64-bit argument of §3."),
+    ("msgpackr", "msgpack", "refuses a valid value"): (
+        "h''#0", "Bug, the corpus finding `ext type 0 refused`: addExtension rejects type 0 (\"Extension has no "
+        "type\", a falsy test) although 0..127 are the application's ext types (MessagePack spec, ext format family)."),
+    ("msgpackr", "msgpack", "different value"): (
+        "{\"\":-0.0}", "The same bug as `integer packing of whole doubles` (-0.0 written `00`); the first difference "
+        "is the map's head, `de0001` (map 16) for one member, which is legitimate (the spec's map 16 holds up to "
+        "2^16-1 members; msgpackr's default without `variableMapSize`)."),
+    ("msgpackr", "msgpack", "integer packing of whole doubles"): ("-0.0", MSGPACK_MINUS_ZERO),
+    ("msgpack-javascript", "msgpack", "different value"): (
+        "[-238.25,-0.0]", "The same bug as `integer packing of whole doubles` (the -0.0 written `00`); the first "
+        "difference is -238.25 as float 64, an equal value."),
+    ("msgpack-javascript", "msgpack", "refuses a valid value"): (
+        "[" * 199 + "]...", "Legitimate default, documented, the corpus finding `nesting beyond 100 refused`: "
+        "`maxDepth` is 100; the value (arrays nested more than 100 deep; the report cuts the input at 200 "
+        "characters) is valid."),
+    ("msgpack-javascript", "msgpack", "integer packing of whole doubles"): ("-0.0", MSGPACK_MINUS_ZERO),
 }
 
 
