@@ -35,6 +35,14 @@ case $values in
     ;;
 esac
 
+names=("$@")
+for wanted in "${names[@]}"; do
+  grep -q "^$wanted|" conformance/adapters/encoders.txt || {
+    echo "generated-results: no encoder '$wanted' in conformance/adapters/encoders.txt" >&2
+    exit 2
+  }
+done
+
 source scripts/lib/encoders.sh
 write_document() {
   PYTHONPATH="$root/scripts/lib" "$python" "$root/scripts/lib/generated_document.py" "$out" \
@@ -60,13 +68,6 @@ selected() {
   fi
   case $name in reference | nlohmann) return 1 ;; esac
 }
-names=("$@")
-for wanted in "${names[@]}"; do
-  grep -q "^$wanted|" conformance/adapters/encoders.txt || {
-    echo "generated-results: no encoder '$wanted' in conformance/adapters/encoders.txt" >&2
-    exit 2
-  }
-done
 
 for run in "${runs[@]}"; do
   IFS='|' read -r name formats level encoder mode <<<"$run"

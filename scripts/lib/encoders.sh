@@ -33,15 +33,23 @@ install_node_encoders() {
 # "name|formats|level|encoder|mode" line per row of the table, the encoder's placeholders
 # replaced.
 read_encoders() {
-  local root=$1 build=$2 python=$3 node_dir=$4 line name formats level encoder mode rest
+  local root=$1 build=$2 python=$3 node_dir=$4 line name formats level encoder mode rest number=0 bars
+  local table="$root/conformance/adapters/encoders.txt"
   runs=()
   while IFS= read -r line; do
+    number=$((number + 1))
     case $line in '#'* | '') continue ;; esac
+    bars=${line//[^|]/}
+    if [ ${#bars} -ne 6 ]; then
+      echo "$table:$number: $((${#bars} + 1)) fields, expected 7" \
+        "(name | formats | level | encoder | mode | title | how)" >&2
+      return 2
+    fi
     IFS='|' read -r name formats level encoder mode rest <<<"$line"
     encoder=${encoder//\{build\}/$build}
     encoder=${encoder//\{python\}/$python}
     encoder=${encoder//\{root\}/$root}
     encoder=${encoder//\{node\}//usr/bin/node $node_dir/node_encoder.js --library}
     runs+=("$name|$formats|$level|$encoder|$mode")
-  done <"$root/conformance/adapters/encoders.txt"
+  done <"$table"
 }
