@@ -5,6 +5,7 @@ BUILD_DIR/generated-results/, with a verdict for each class of failure.
 """
 import json
 import os
+import re
 import sys
 
 from encoders_table import read_table
@@ -121,7 +122,9 @@ level. Each class of failure (the runner's difference class) was shrunk to a min
 below with the reference's bytes, the encoder's bytes or error, and a verdict: a bug, against the
 paragraph of the specification it breaks, or a legitimate choice. Times are wall-clock seconds of
 the whole run (shrinking included) on a shared 2-core machine and vary between runs; the values,
-classes and minimal values are deterministic for the seed and N.
+classes and minimal values are deterministic for the seed and N. Each class's representative is
+also saved as a `.vectors` entry (`--save`) in `BUILD_DIR/generated-results/FORMAT-ENCODER.vectors`,
+which `sinkcheck conform --corpus FILE` grades again.
 
 The generator has a canonical model for BON8 only: cbor2 with canonical=True, graded at the
 canonical level on the corpus, runs at the equivalent level here, so its corpus finding (65504.0
@@ -151,8 +154,16 @@ for row, s in summaries:
     w("")
     w("%s; %d values at the %s level, %d redrawn (refused by the reference in the default profile)." % (
         row["title"], s["values"], s["level"], s["redrawn"]))
-    for reason, n in sorted(s.get("unsupported_reasons", {}).items()):
-        w("Declared unsupported by the adapter: %d values, %s." % (n, reason))
+    # Reasons that differ only in the value they name (a JavaScript adapter names the double) are
+    # one reason: counted together, shown by their most frequent wording.
+    groups = {}
+    for reason, n in sorted(s.get("unsupported_reasons", {}).items(), key=lambda item: (-item[1], item[0])):
+        group = groups.setdefault(re.sub(r"-?[0-9][0-9.e+-]*", "#", reason), [reason, 0, 0])
+        group[1] += n
+        group[2] += 1
+    for example, n, wordings in groups.values():
+        shown_as = "for example: %s (%d different values)" % (example, wordings) if wordings > 1 else example
+        w("Declared unsupported by the adapter: %d values, %s." % (n, shown_as))
     if not s["findings"]:
         w("No failure.")
         continue
