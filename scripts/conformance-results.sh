@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates docs/conformance-results.md: every third-party encoder sinkcheck has an adapter
-# for graded against the conformance corpus, plus the reference: linked in, nlohmann_json
-# 3.11.2, msgpack-cxx 4.1.3, libcbor 0.8 and libbson 1.23; in batch mode, the Debian Python
-# packages cbor2, msgpack, ubjson, bjdata and bson (conformance/adapters/python/), and the npm
-# packages cbor-x, cbor, msgpackr, @msgpack/msgpack and bson (conformance/adapters/node/).
+# Regenerates docs/conformance-results.md: every encoder of conformance/adapters/encoders.txt
+# graded against the conformance corpus: the reference, and linked in nlohmann_json 3.11.2,
+# msgpack-cxx 4.1.3, libcbor 0.8 and libbson 1.23; in batch mode, the Debian Python packages
+# cbor2, msgpack, ubjson, bjdata and bson (conformance/adapters/python/), and the npm packages
+# cbor-x, cbor, msgpackr, @msgpack/msgpack and bson (conformance/adapters/node/).
 #
 #   bash scripts/conformance-results.sh [BUILD_DIR]     (default build/gcc)
 #
@@ -23,47 +23,14 @@ root=$(pwd)
 build=${1:-build/gcc}
 python=/usr/bin/python3
 
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake --preset plain -B "$build" >/dev/null
-fi
-cmake --build "$build" --target sinkcheck_cli sinkcheck-encoder >/dev/null
+source scripts/lib/encoders.sh
+build_encoders "$root" "$build"
 tool="$build/tools/sinkcheck"
 out="$build/conformance-results"
 rm -rf "$out"
 mkdir -p "$out"
-
-# The npm encoders, in a copy beside the build (node_modules never in the source tree).
-# --ignore-scripts: the packages' install scripts only build optional native decoders
-# (cbor-extract, msgpackr-extract), which no encoder uses.
-case $build in
-  /*) node_dir="$build/node-encoders" ;;
-  *) node_dir="$root/$build/node-encoders" ;;
-esac
-mkdir -p "$node_dir"
-cp conformance/adapters/node/package.json conformance/adapters/node/package-lock.json \
-  conformance/adapters/node/*.js "$node_dir/"
-npm ci --prefix "$node_dir" --ignore-scripts --no-audit --no-fund --loglevel=error >&2
-node="/usr/bin/node $node_dir/node_encoder.js --library"
-
-# name | format | level | encoder | mode
-runs=(
-  "reference|cbor msgpack ubjson bjdata bson bon8|exact|$build/conformance/runner/sinkcheck-encoder|batch"
-  "nlohmann|cbor msgpack ubjson bjdata bson|exact|linked:nlohmann|batch"
-  "msgpack-cxx|msgpack|exact|linked:msgpack-cxx|batch"
-  "libcbor|cbor|exact|linked:libcbor|batch"
-  "cbor2|cbor|exact|$python $root/conformance/adapters/python/cbor2_encoder.py|batch"
-  "cbor2-canonical|cbor|canonical|$python $root/conformance/adapters/python/cbor2_encoder.py --canonical|batch"
-  "msgpack-python|msgpack|exact|$python $root/conformance/adapters/python/msgpack_encoder.py|batch"
-  "libbson|bson|exact|linked:libbson|batch"
-  "py-ubjson|ubjson|equivalent|$python $root/conformance/adapters/python/ubjson_encoder.py|batch"
-  "pybj|bjdata|equivalent|$python $root/conformance/adapters/python/bjdata_encoder.py|batch"
-  "pymongo-bson|bson|equivalent|$python $root/conformance/adapters/python/bson_encoder.py|batch"
-  "cbor-x|cbor|equivalent|$node cbor-x|batch"
-  "node-cbor|cbor|equivalent|$node cbor|batch"
-  "msgpackr|msgpack|equivalent|$node msgpackr|batch"
-  "msgpack-javascript|msgpack|equivalent|$node @msgpack/msgpack|batch"
-  "js-bson|bson|equivalent|$node bson|batch"
-)
+node_dir=$(install_node_encoders "$root" "$build")
+read_encoders "$root" "$build" "$python" "$node_dir"
 for run in "${runs[@]}"; do
   IFS='|' read -r name formats level encoder mode <<<"$run"
   for f in $formats; do
@@ -76,33 +43,19 @@ for run in "${runs[@]}"; do
   done
 done
 
-"$python" - "$out" "$root/docs/conformance-results.md" "$out/conformance-results.html" <<'PY'
+PYTHONPATH="$root/scripts/lib" "$python" - "$out" "$root/docs/conformance-results.md" "$out/conformance-results.html" \
+  "$root/conformance/adapters/encoders.txt" <<'PY'
 import fnmatch
 import html
 import json
 import os
 import sys
 
-out_dir, doc_path, html_path = sys.argv[1], sys.argv[2], sys.argv[3]
+from encoders_table import read_table
 
-ENCODERS = [
-    ("reference", "sinkcheck reference (`sinkcheck-encoder`, batch)", "the encoders under test in this project"),
-    ("nlohmann", "nlohmann_json 3.11.2 (`linked:nlohmann`)", "Debian nlohmann-json3-dev 3.11.2-2: to_cbor, to_msgpack, to_ubjson, to_bjdata, to_bson"),
-    ("msgpack-cxx", "msgpack-cxx 4.1.3 (`linked:msgpack-cxx`)", "Debian libmsgpack-cxx-dev: msgpack::packer over an sbuffer"),
-    ("libcbor", "libcbor 0.8.0 (`linked:libcbor`)", "Debian libcbor-dev: the streaming cbor_encode_* functions, cbor_encode_double for floats"),
-    ("cbor2", "python3-cbor2 5.4.6 (`cbor2_encoder.py`, batch)", "cbor2.dumps(value)"),
-    ("cbor2-canonical", "python3-cbor2 5.4.6, canonical=True (`cbor2_encoder.py --canonical`, batch)", "cbor2.dumps(value, canonical=True), graded at the canonical level"),
-    ("msgpack-python", "python3-msgpack 1.0.3 (`msgpack_encoder.py`, batch)", "msgpack.packb(value)"),
-    ("libbson", "libbson 1.23.1 (`linked:libbson`)", "Debian libbson-dev: bson_append_int32/int64/double/utf8/binary/document_begin/array_begin on a bson_t"),
-    ("py-ubjson", "python3-ubjson 0.16.1 (`ubjson_encoder.py`, batch)", "ubjson.dumpb(value, container_count=use_size)"),
-    ("pybj", "python3-bjdata (pybj) 0.2.6 (`bjdata_encoder.py`, batch)", "bjdata.dumpb(value, container_count=use_size)"),
-    ("pymongo-bson", "python3-bson 3.11 (pymongo's `bson`; `bson_encoder.py`, batch)", "bson.encode(document), pure Python (Debian ships no _cbson)"),
-    ("cbor-x", "npm cbor-x 1.6.9 (`node_encoder.js --library cbor-x`, batch)", "cborx.encode(value)"),
-    ("node-cbor", "npm cbor 10.0.12 (`node_encoder.js --library cbor`, batch)", "cbor.encode(value)"),
-    ("msgpackr", "npm msgpackr 2.1.4 (`node_encoder.js --library msgpackr`, batch)", "msgpackr.pack(value); ext types through addExtension"),
-    ("msgpack-javascript", "npm @msgpack/msgpack 3.1.3 (`node_encoder.js --library @msgpack/msgpack`, batch)", "encode(value, {useBigInt64: true})"),
-    ("js-bson", "npm bson 7.3.4 (`node_encoder.js --library bson`, batch)", "BSON.serialize(document); floats as bson.Double, integers beyond int32 as BigInt"),
-]
+out_dir, doc_path, html_path, table_path = sys.argv[1:5]
+
+ENCODERS = [(row["name"], row["title"], row["how"]) for row in read_table(table_path)]
 
 # The encoders graded with findings: every vector one of them fails must match one finding
 # (fnmatch globs on the vector id), and each finding's minimal vector must still fail, so the
