@@ -7,6 +7,7 @@
 #   SC_FORMAT             cbor msgpack ubjson bjdata bson bon8 (required)
 #   SC_ENCODER            the encoder command, or linked:NAME (required)
 #   SC_MODE               per-vector (default) or batch
+#   SC_NOTATION           token (default) or json: the notation the encoder reads
 #   SC_LEVEL              exact (default), canonical or equivalent
 #   SC_EXPECTED_FAILURES  the encoder's expected-failures list (optional)
 #   SC_FILTER             only vectors whose id matches this glob (optional)
@@ -42,6 +43,7 @@ mkdir -p "$out" || fail_usage "cannot create the output directory '$out'"
 # what both runs share; --expected-failures and --filter apply to the corpus only
 common=(conform --format "$SC_FORMAT" --encoder "$SC_ENCODER" --mode "${SC_MODE:-per-vector}"
   --level "${SC_LEVEL:-exact}" --jobs "${SC_JOBS:-2}" --report junit)
+[ -z "${SC_NOTATION:-}" ] || common+=(--notation "$SC_NOTATION")
 corpus=(--output "$out/junit.xml")
 [ -z "${SC_EXPECTED_FAILURES:-}" ] || corpus+=(--expected-failures "$SC_EXPECTED_FAILURES")
 [ -z "${SC_FILTER:-}" ] || corpus+=(--filter "$SC_FILTER")

@@ -10,9 +10,7 @@
 # NAME... runs only those encoders of the table (`reference` and `nlohmann` only when named);
 # the document is written from every encoder's last summary in BUILD_DIR/generated-results/,
 # each with the number of values it ran, so a slow encoder can be run with a smaller N and the
-# document says so. The levels are the table's, except that the generator has no canonical
-# model but BON8's: an encoder graded at the canonical level (cbor2-canonical) runs at the
-# equivalent level here, and the document says so. Builds and installs the npm encoders as
+# document says so. The levels are the table's. Builds and installs the npm encoders as
 # scripts/conformance-results.sh does (scripts/lib/encoders.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -74,7 +72,6 @@ for run in "${runs[@]}"; do
   selected "$name" || continue
   for f in $formats; do
     graded_level=$level
-    [ "$level" = canonical ] && [ "$f" != bon8 ] && graded_level=equivalent
     mode_option=(--mode "$mode")
     case $encoder in linked:*) mode_option=() ;; esac
     report="$out/$name.$f.report.json"

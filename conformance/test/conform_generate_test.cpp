@@ -5,12 +5,16 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
 #include "planted_bug.hpp"
+#include "sinkcheck/conform/canonical.hpp"
 #include "sinkcheck/conform/run.hpp"
 
 namespace sinkcheck::conform {
@@ -21,6 +25,15 @@ public:
     std::vector<std::uint8_t> encode(format f, const nlohmann::json& value, const std::string&,
                                      const encode_options& o) override {
         return test::encode_with_short_24(f, value, o);
+    }
+};
+
+/// Writes the RFC 8949 §4.2.1 model's bytes: what an encoder claiming canonical CBOR must write.
+class canonical_model : public linked_encoder {
+public:
+    std::vector<std::uint8_t> encode(format, const nlohmann::json& value, const std::string&,
+                                     const encode_options&) override {
+        return canonical_cbor(value);
     }
 };
 
@@ -37,6 +50,8 @@ const bool registered = [] {
     register_linked_encoder({"planted-24", "the reference, writing CBOR 24 as 0x18 without its argument",
                              [] { return std::make_unique<planted_24>(); }});
     register_linked_encoder({"refuses-all", "refuses every value", [] { return std::make_unique<refuses_all>(); }});
+    register_linked_encoder({"canonical-model", "RFC 8949 §4.2.1 core deterministic CBOR (the model)",
+                             [] { return std::make_unique<canonical_model>(); }});
     return true;
 }();
 
@@ -135,6 +150,86 @@ TEST(Generate, FindsShrinksAndDedupsAPlantedBugFromAFixedSeed) {
     EXPECT_TRUE(run_conformance(corpus, *planted).conforms());
 }
 
+using bytes = std::vector<std::uint8_t>;
+
+// The model against RFC 8949 Appendix A's preferred encodings (written from the RFC's table).
+TEST(Generate, CanonicalCborModelWritesTheRfcExamples) {
+    using nlohmann::json;
+    const std::pair<json, bytes> rows[] = {
+        {json(0.0), {0xf9, 0x00, 0x00}},
+        {json(-0.0), {0xf9, 0x80, 0x00}},
+        {json(1.5), {0xf9, 0x3e, 0x00}},
+        {json(65504.0), {0xf9, 0x7b, 0xff}},
+        {json(100000.0), {0xfa, 0x47, 0xc3, 0x50, 0x00}},
+        {json(3.4028234663852886e+38), {0xfa, 0x7f, 0x7f, 0xff, 0xff}},
+        {json(1.0e+300), {0xfb, 0x7e, 0x37, 0xe4, 0x3c, 0x88, 0x00, 0x75, 0x9c}},
+        {json(5.960464477539063e-8), {0xf9, 0x00, 0x01}},
+        {json(0.00006103515625), {0xf9, 0x04, 0x00}},
+        {json(-4.0), {0xf9, 0xc4, 0x00}},
+        {json(-4.1), {0xfb, 0xc0, 0x10, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66}},
+        {json(std::numeric_limits<double>::infinity()), {0xf9, 0x7c, 0x00}},
+        {json(std::numeric_limits<double>::quiet_NaN()), {0xf9, 0x7e, 0x00}},
+        {json(-std::numeric_limits<double>::infinity()), {0xf9, 0xfc, 0x00}},
+        {json(24), {0x18, 0x18}},
+        {json(-1000), {0x39, 0x03, 0xe7}},
+        {json(18446744073709551615ULL), {0x1b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}},
+        {json::parse(R"({"a": 1, "b": [2, 3]})"), {0xa2, 0x61, 0x61, 0x01, 0x61, 0x62, 0x82, 0x02, 0x03}},
+        // §4.2.1: the shorter key first, whatever its bytes
+        {json::parse(R"({"aa": 0, "b": 1})"), {0xa2, 0x61, 0x62, 0x01, 0x62, 0x61, 0x61, 0x00}},
+    };
+    for (const auto& [value, expected] : rows) EXPECT_EQ(canonical_cbor(value), expected) << value.dump();
+    EXPECT_THROW(canonical_cbor(nlohmann::json(nlohmann::json::value_t::discarded)), std::invalid_argument);
+}
+
+// At the canonical level a generated CBOR value is graded by the model's bytes: the model passes
+// every value; the reference (nlohmann's widths: binary32 floats, two-byte tag heads) writes the
+// same values in other bytes, found, shrunk and saved as canonical vectors.
+TEST(Generate, CanonicalCborGradesByTheModel) {
+    conform_options o = generating(format::cbor, 1000, planted_seed);
+    o.level = run_level::canonical;
+    const run_summary model = generate_linked(o, "canonical-model");
+    EXPECT_TRUE(model.conforms()) << failures_of(model);
+    EXPECT_EQ(model.results.size(), 1000u);
+
+    o.generate.save = ::testing::TempDir() + "cbor-canonical.vectors";
+    std::remove(o.generate.save.c_str());
+    const run_summary reference = generate_linked(o, "reference");
+    ASSERT_FALSE(reference.conforms());
+    std::size_t floats = 0;
+    for (const vector_result& r : reference.results) {
+        if (r.success) continue;
+        EXPECT_EQ(r.verdict, result::pass_equivalent) << r.vector->id << ": " << r.detail;
+    }
+    for (const finding& f : reference.generation.findings) {
+        const vector_result& r = reference.results[f.representative];
+        std::printf("canonical finding %s: %zu values, %s -> expected %s, actual %s (%zu steps)\n",
+                    f.difference.c_str(), f.values, r.vector->input_text.c_str(), to_hex(r.vector->expect).c_str(),
+                    to_hex(r.actual).c_str(), f.steps);
+        if (f.difference == "float width") {
+            ++floats;
+            EXPECT_EQ(r.vector->input_text, "0.0");
+            EXPECT_EQ(r.vector->expect, (bytes{0xf9, 0x00, 0x00}));
+            EXPECT_EQ(r.actual, (bytes{0xfa, 0x00, 0x00, 0x00, 0x00}));
+        }
+    }
+    EXPECT_EQ(floats, 1u) << "no float width class";
+
+    // Saved, they are canonical vectors: the reference is equivalent but not canonical there, the
+    // model canonical.
+    const std::vector<test_vector> saved = load_corpus(o.generate.save);
+    ASSERT_EQ(saved.size(), reference.generation.findings.size());
+    for (const test_vector& v : saved) EXPECT_EQ(v.levels, unsigned{level_canonical}) << v.id;
+    conform_options corpus;
+    corpus.fmt = format::cbor;
+    corpus.level = run_level::canonical;
+    corpus.corpus = o.generate.save;
+    auto ref = make_linked_factory(linked("reference"));
+    const run_summary again = run_conformance(corpus, *ref);
+    EXPECT_EQ(again.failures, saved.size());
+    auto model_factory = make_linked_factory(linked("canonical-model"));
+    EXPECT_TRUE(run_conformance(corpus, *model_factory).conforms());
+}
+
 TEST(Generate, SameSeedSameValues) {
     conform_options o = generating(format::cbor, 300, planted_seed);
     o.generate.shrink_steps = 0;
@@ -211,7 +306,10 @@ TEST(Generate, CommandRefusesWhatDoesNotApply) {
     EXPECT_EQ(run({"--generate", "0"}), 2);
     EXPECT_EQ(run({"--generate", "3", "--profile", "nasty"}), 2);
     EXPECT_EQ(run({"--generate", "3", "--save", ::testing::TempDir() + "findings.txt"}), 2);
-    EXPECT_EQ(run({"--generate", "3", "--level", "canonical"}), 2);
+    EXPECT_EQ(run({"--generate", "3", "--level", "canonical"}), 1);  // the reference is not canonical
+    EXPECT_EQ(run_conform_command(
+                  {"--format", "msgpack", "--encoder", "linked:reference", "--generate", "3", "--level", "canonical"}),
+              2);
     EXPECT_EQ(run({"--generate", "30", "--seed", "5", "--report", "json", "--output",
                    ::testing::TempDir() + "generated.json"}),
               0);

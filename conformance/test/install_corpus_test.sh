@@ -22,3 +22,13 @@ if ! grep -qF "$want" <<<"$report"; then
   exit 1
 fi
 echo "ok: $prefix/bin/sinkcheck graded against $prefix/share/sinkcheck/conformance"
+
+# The action's script is installed beside the tool and runs with the installed tool on PATH.
+"$cmake" --install "$build" --prefix "$prefix" --component tool >/dev/null
+action="$prefix/bin/sinkcheck-conform-action"
+test -x "$action" || { echo "FAIL: sinkcheck-conform-action not installed"; exit 1; }
+env -u SINKCHECK PATH="$prefix/bin:$PATH" SC_FORMAT=bon8 SC_ENCODER=linked:reference SC_OUTPUT_DIR="$prefix/results" \
+  "$action" >/dev/null 2>&1 || { echo "FAIL: sinkcheck-conform-action exited $?"; exit 1; }
+grep -q '"color": *"brightgreen"' "$prefix/results/badge.json" ||
+  { echo "FAIL: no green badge:"; cat "$prefix/results/badge.json"; exit 1; }
+echo "ok: $action graded the reference: $(cat "$prefix/results/badge.json")"

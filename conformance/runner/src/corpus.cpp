@@ -196,6 +196,23 @@ const char* level_name(run_level l) noexcept {
     return "?";
 }
 
+unsigned level_bit_of(run_level l) noexcept {
+    switch (l) {
+        case run_level::exact: return level_exact;
+        case run_level::canonical: return level_canonical;
+        case run_level::equivalent: return level_equivalent;
+    }
+    return 0;
+}
+
+std::vector<const char*> level_names(unsigned levels) {
+    std::vector<const char*> names;
+    for (run_level l : {run_level::exact, run_level::canonical, run_level::equivalent}) {
+        if ((levels & level_bit_of(l)) != 0) names.push_back(level_name(l));
+    }
+    return names;
+}
+
 bool parse_level(std::string_view name, run_level& out) noexcept {
     for (run_level l : {run_level::exact, run_level::canonical, run_level::equivalent}) {
         if (name == level_name(l)) {
@@ -367,14 +384,9 @@ std::vector<test_vector> parse_vector_records(const std::string& file, format fm
             }
         } else if (key == "level") {
             for (const std::string& w : words(value)) {
-                if (w == "exact")
-                    v.levels |= level_exact;
-                else if (w == "canonical")
-                    v.levels |= level_canonical;
-                else if (w == "equivalent")
-                    v.levels |= level_equivalent;
-                else
-                    bad("unknown level '" + w + "' (exact, canonical, equivalent)");
+                run_level l = run_level::exact;
+                if (!parse_level(w, l)) bad("unknown level '" + w + "' (exact, canonical, equivalent)");
+                v.levels |= level_bit_of(l);
             }
             r.has_level = true;
         } else if (key == "expect" || key == "alt") {

@@ -65,16 +65,12 @@ std::string record(const test_vector& v) {
     } else {
         out += ",\"levels\":[";
         const char* sep = "";
-        for (const auto& [bit, name] : {std::pair<unsigned, const char*>{level_exact, "exact"},
-                                        {level_canonical, "canonical"},
-                                        {level_equivalent, "equivalent"}}) {
-            if ((v.levels & bit) != 0) {
-                out += sep;
-                out += '"';
-                out += name;
-                out += '"';
-                sep = ",";
-            }
+        for (const char* name : level_names(v.levels)) {
+            out += sep;
+            out += '"';
+            out += name;
+            out += '"';
+            sep = ",";
         }
         out += "],\"expect\":\"" + hex_of(v.expect) + "\"";
         if (!v.alternatives.empty()) {

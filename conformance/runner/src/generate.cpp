@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 
+#include "sinkcheck/conform/canonical.hpp"
 #include "sinkcheck/conform/run.hpp"
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/error.hpp"
@@ -116,20 +117,33 @@ public:
         v.fmt = o_.fmt;
         v.use_size = c.options.use_size;
         v.use_type = c.options.use_type;
+        v.source = "the reference encoder's bytes";
         try {
             v.expect = encode_to_vector(o_.fmt, v.input.value, c.options);
-            v.levels = level_exact | (o_.fmt == format::bon8 ? level_canonical : 0u);
+            v.levels = level_exact;
+            if (const auto canonical = canonical_bytes(o_.fmt, v.input.value, v.expect)) {
+                if (*canonical == v.expect) {
+                    v.levels |= level_canonical;
+                } else if (o_.level == run_level::canonical) {
+                    // graded by the model's bytes, a corpus "/canonical" vector's way
+                    v.expect = *canonical;
+                    v.levels = level_canonical;
+                    v.source = "RFC 8949 §4.2.1, §4.2.2 (core deterministic encoding)";
+                }
+            }
         } catch (const encode_error& e) {
             if (!o_.generate.hostile) return std::nullopt;
             v.error = std::string(e.category()) + "." + std::to_string(e.id());
+            v.source = "the reference encoder's refusal";
         }
-        if (const char* d = known_divergence(o_.fmt, v.input.value, c.options)) v.divergence = d;
+        if ((v.levels & level_exact) != 0 || v.negative()) {
+            if (const char* d = known_divergence(o_.fmt, v.input.value, c.options)) v.divergence = d;
+        }
         const std::string seed = std::to_string(o_.generate.seed);
         v.id = std::string(format_name(o_.fmt)) + "/generated/" + seed + "/" + std::to_string(index);
         v.file = "generated(seed=" + seed + ")";
         v.line = static_cast<std::size_t>(index);
         v.rule = std::string("generated value, ") + profile_name(o_.generate.hostile) + " profile";
-        v.source = v.negative() ? "the reference encoder's refusal" : "the reference encoder's bytes";
         return v;
     }
 
@@ -320,8 +334,9 @@ void save_findings(const run_summary& s, const std::string& path) {
         if (v.negative()) {
             out += "error: " + v.error + "\n";
         } else {
-            out += std::string("level: exact") + ((v.levels & level_canonical) != 0 ? " canonical" : "") +
-                   "\nexpect: " + compact_hex(v.expect) + "\n";
+            out += "level:";
+            for (const char* name : level_names(v.levels)) out += std::string(" ") + name;
+            out += "\nexpect: " + compact_hex(v.expect) + "\n";
         }
         std::string rule = printable(f.difference) + " in " + printable(s.encoder_description) + " (" +
                            std::to_string(f.values) + " generated values failed this way; this one shrunk from " +
@@ -349,12 +364,9 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
     const generate_options& g = options.generate;
     s.corpus = std::to_string(g.count) + " generated values, seed " + std::to_string(g.seed) + ", profile " +
                profile_name(g.hostile);
-    if (options.level == run_level::canonical && options.fmt != format::bon8) {
-        throw conform_error(options.fmt == format::cbor
-                                ? "--generate --level canonical is BON8's only: the RFC 8949 §4.2.1 model that "
-                                  "gives canonical CBOR lives in the corpus generator; use --level exact or equivalent"
-                                : std::string(format_name(options.fmt)) +
-                                      " defines no canonical encoding; use --level exact or --level equivalent");
+    if (options.level == run_level::canonical && !has_canonical_encoding(options.fmt)) {
+        throw conform_error(std::string(format_name(options.fmt)) +
+                            " defines no canonical encoding; use --level exact or --level equivalent");
     }
     const generator gen(options);
     const auto t0 = std::chrono::steady_clock::now();

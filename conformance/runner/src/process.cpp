@@ -400,15 +400,31 @@ std::string signal_text(int sig) {
     return "signal " + std::to_string(sig) + (name != nullptr ? std::string(" (") + name + ")" : std::string());
 }
 
-std::vector<std::string> environment_for(const test_vector& v, process_mode mode) {
+/// The vector's value as the process reads it, and whether that text is plain RFC 8259 JSON
+/// without a notation object.
+struct wire_input {
+    std::string text;
+    bool plain = false;
+};
+
+wire_input input_for(const test_vector& v, wire_notation notation) {
+    if (notation == wire_notation::token) return {v.input.wire, v.input.plain_json};
+    std::string json = to_json_notation(v.input.wire);
+    const bool plain = v.input.plain_json && json == v.input.wire;
+    return {std::move(json), plain};
+}
+
+std::vector<std::string> environment_for(const test_vector& v, process_mode mode, wire_notation notation,
+                                         const wire_input& input) {
     std::vector<std::string> env = {
         std::string(protocol::env_mode) + "=" + (mode == process_mode::batch ? "batch" : "per-vector"),
-        std::string(protocol::env_format) + "=" + std::string(format_name(v.fmt))};
+        std::string(protocol::env_format) + "=" + std::string(format_name(v.fmt)),
+        std::string(protocol::env_notation) + "=" + notation_name(notation)};
     if (mode == process_mode::per_vector) {
         env.push_back(std::string(protocol::env_use_size) + "=" + (v.use_size ? "1" : "0"));
         env.push_back(std::string(protocol::env_use_type) + "=" + (v.use_type ? "1" : "0"));
         env.push_back(std::string(protocol::env_vector_id) + "=" + v.id);
-        env.push_back(std::string(protocol::env_plain) + "=" + (v.input.plain_json ? "1" : "0"));
+        env.push_back(std::string(protocol::env_plain) + "=" + (input.plain ? "1" : "0"));
     }
     return env;
 }
@@ -417,8 +433,8 @@ std::vector<std::string> environment_for(const test_vector& v, process_mode mode
 
 class per_vector_session : public encoder_session {
 public:
-    per_vector_session(std::vector<std::string> argv, process_limits limits)
-        : argv_(std::move(argv)), limits_(limits) {}
+    per_vector_session(std::vector<std::string> argv, process_limits limits, wire_notation notation)
+        : argv_(std::move(argv)), limits_(limits), notation_(notation) {}
 
     encode_outcome encode(const test_vector& v) override {
         encode_outcome o;
@@ -427,14 +443,14 @@ public:
                                        std::chrono::duration<double>(limits_.timeout_seconds));
         child c;
         std::string error;
-        if (!c.start(argv_, environment_for(v, process_mode::per_vector), error)) {
+        const wire_input in = input_for(v, notation_);
+        if (!c.start(argv_, environment_for(v, process_mode::per_vector, notation_, in), error)) {
             o.what = encode_outcome::kind::harness_error;
             o.message = error;
             return o;
         }
-        const std::string& input = v.input.wire;
         std::size_t written = 0;
-        pump_end end = pump(c, input, written, true, o.bytes, o.stderr_text, limits_.max_output, limits_.max_stderr,
+        pump_end end = pump(c, in.text, written, true, o.bytes, o.stderr_text, limits_.max_output, limits_.max_stderr,
                             deadline, [](const std::vector<std::uint8_t>&) { return false; });
         if (end == pump_end::stdout_closed && !wait_draining_stderr(c, o.stderr_text, limits_.max_stderr, deadline)) {
             end = pump_end::timeout;
@@ -502,14 +518,16 @@ public:
 private:
     std::vector<std::string> argv_;
     process_limits limits_;
+    wire_notation notation_;
 };
 
 // ---- batch mode -------------------------------------------------------------------------------
 
 class batch_session : public encoder_session {
 public:
-    batch_session(std::vector<std::string> argv, process_limits limits, std::shared_ptr<std::atomic<bool>> answered)
-        : argv_(std::move(argv)), limits_(limits), answered_(std::move(answered)) {}
+    batch_session(std::vector<std::string> argv, process_limits limits, wire_notation notation,
+                  std::shared_ptr<std::atomic<bool>> answered)
+        : argv_(std::move(argv)), limits_(limits), notation_(notation), answered_(std::move(answered)) {}
 
     encode_outcome encode(const test_vector& v) override {
         // Nothing may be waiting on stdout before a request: if something is, the vector before
@@ -565,12 +583,13 @@ private:
         const auto t0 = clock_type::now();
         const auto deadline = t0 + std::chrono::duration_cast<clock_type::duration>(
                                        std::chrono::duration<double>(limits_.timeout_seconds));
+        const wire_input sent = input_for(v, notation_);
         if (!child_ || !child_->running() || child_->poll_exit()) {
             child_ = std::make_unique<child>();
             first_request_ = true;
             seq_ = 0;
             std::string error;
-            if (!child_->start(argv_, environment_for(v, process_mode::batch), error)) {
+            if (!child_->start(argv_, environment_for(v, process_mode::batch, notation_, sent), error)) {
                 child_.reset();
                 o.what = encode_outcome::kind::harness_error;
                 o.message = error;
@@ -583,8 +602,8 @@ private:
         r.fmt = v.fmt;
         r.use_size = v.use_size;
         r.use_type = v.use_type;
-        r.plain = v.input.plain_json;
-        r.value_text = v.input.wire;
+        r.plain = sent.plain;
+        r.value_text = sent.text;
         const std::string frame = protocol::encode_request(r);
         std::size_t written = 0;
         std::vector<std::uint8_t> in;
@@ -715,6 +734,7 @@ private:
 
     std::vector<std::string> argv_;
     process_limits limits_;
+    wire_notation notation_;
     std::unique_ptr<child> child_;
     bool first_request_ = true;
     std::uint32_t seq_ = 0;                        // requests sent to the running process
@@ -723,16 +743,21 @@ private:
 
 class process_factory : public encoder_factory {
 public:
-    process_factory(std::string command, process_mode mode, process_limits limits)
-        : command_(std::move(command)), argv_(split_command(command_)), mode_(mode), limits_(limits) {
+    process_factory(std::string command, process_mode mode, process_limits limits, wire_notation notation)
+        : command_(std::move(command)),
+          argv_(split_command(command_)),
+          mode_(mode),
+          limits_(limits),
+          notation_(notation) {
         prepare_runner_once();
     }
     std::string describe() const override {
-        return command_ + (mode_ == process_mode::batch ? " (batch mode)" : " (per-vector mode)");
+        return command_ + (mode_ == process_mode::batch ? " (batch mode" : " (per-vector mode") +
+               (notation_ == wire_notation::json ? ", JSON notation)" : ")");
     }
     std::unique_ptr<encoder_session> open() override {
-        if (mode_ == process_mode::batch) return std::make_unique<batch_session>(argv_, limits_, answered_);
-        return std::make_unique<per_vector_session>(argv_, limits_);
+        if (mode_ == process_mode::batch) return std::make_unique<batch_session>(argv_, limits_, notation_, answered_);
+        return std::make_unique<per_vector_session>(argv_, limits_, notation_);
     }
 
 private:
@@ -741,6 +766,7 @@ private:
     std::vector<std::string> argv_;
     process_mode mode_;
     process_limits limits_;
+    wire_notation notation_;
 };
 
 // ---- linked encoders --------------------------------------------------------------------------
@@ -846,9 +872,11 @@ std::vector<std::string> split_command(const std::string& command) {
     return words;
 }
 
+const char* notation_name(wire_notation n) noexcept { return n == wire_notation::json ? "json" : "token"; }
+
 std::unique_ptr<encoder_factory> make_process_factory(const std::string& command, process_mode mode,
-                                                      const process_limits& limits) {
-    return std::make_unique<process_factory>(command, mode, limits);
+                                                      const process_limits& limits, wire_notation notation) {
+    return std::make_unique<process_factory>(command, mode, limits, notation);
 }
 
 std::vector<linked_encoder_info>& linked_encoders() {

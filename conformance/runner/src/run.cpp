@@ -531,6 +531,8 @@ const std::string_view conform_usage =
     "  --encoder 'CMD ARGS'     the encoder process (split like a shell would, no expansions),\n"
     "                           or linked:NAME for a C++ encoder linked into this program\n"
     "  --mode per-vector|batch  one process per vector (default) or one process, framed\n"
+    "  --notation token|json    the value notation sent to the process: the corpus's tokens\n"
+    "                           (default) or JSON that a stock parser reads whole (docs/cli.md)\n"
     "  --level exact|canonical|equivalent\n"
     "                           exact (default): the reference profile's bytes; canonical: the\n"
     "                           format's canonical bytes (CBOR, BON8); equivalent: any bytes that\n"
@@ -604,6 +606,7 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
     static const std::set<std::string> with_value = {"--format",
                                                      "--encoder",
                                                      "--mode",
+                                                     "--notation",
                                                      "--level",
                                                      "--filter",
                                                      "--jobs",
@@ -650,6 +653,13 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
                 o.mode = process_mode::batch;
             else
                 throw conform_error("--mode is per-vector or batch");
+        } else if (name == "--notation") {
+            if (value == "token")
+                o.notation = wire_notation::token;
+            else if (value == "json")
+                o.notation = wire_notation::json;
+            else
+                throw conform_error("--notation is token or json");
         } else if (name == "--level") {
             if (!parse_level(value, o.level)) throw conform_error("--level is exact, canonical or equivalent");
         } else if (name == "--filter") {
@@ -713,7 +723,7 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
     }
     if (o.encoder.rfind("linked:", 0) == 0) {
         // A linked encoder runs in this process: no process to time out, kill or start per vector.
-        for (const char* ignored : {"--mode", "--timeout", "--max-output"}) {
+        for (const char* ignored : {"--mode", "--notation", "--timeout", "--max-output"}) {
             if (given.count(ignored) != 0) {
                 std::fprintf(stderr, "sinkcheck conform: warning: %s does not apply to a linked encoder; ignored\n",
                              ignored);
@@ -772,7 +782,7 @@ int run_conform_command(const std::vector<std::string>& args) {
             if (!factory) throw conform_error("no linked encoder '" + name + "' (see --list-linked)");
         } else {
             try {
-                factory = make_process_factory(o.encoder, o.mode, o.limits);
+                factory = make_process_factory(o.encoder, o.mode, o.limits, o.notation);
             } catch (const std::invalid_argument& e) {
                 throw conform_error(std::string("--encoder: ") + e.what());
             }

@@ -134,11 +134,20 @@ served serve_reference(const protocol::request& r) {
     parse_limits limits;
     limits.allow_repeat = false;
     nlohmann::json value;
+    const char* notation = std::getenv(protocol::env_notation);
     try {
-        value = parse_value(r.value_text, limits).value;
+        if (notation != nullptr && std::strcmp(notation, "json") == 0) {
+            value = parse_value(from_json_notation(nlohmann::json::parse(r.value_text)), limits).value;
+        } else {
+            value = parse_value(r.value_text, limits).value;
+        }
     } catch (const notation_error& e) {
         s.what = served::kind::refused;
         s.message = "input byte " + std::to_string(e.offset()) + ": " + e.what();
+        return s;
+    } catch (const nlohmann::json::exception& e) {
+        s.what = served::kind::refused;
+        s.message = std::string("input: ") + e.what();
         return s;
     }
     encode_options o;

@@ -1,5 +1,6 @@
 // cbor.cpp — the CBOR vectors: the oracle's exact bytes, RFC 8949 Appendix A by hand, and the
-// canonical level from a model of RFC 8949 §4.2.1 core deterministic encoding.
+// canonical level from the model of RFC 8949 §4.2.1 core deterministic encoding
+// (sinkcheck/conform/canonical.hpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "generator.hpp"
+#include "sinkcheck/conform/canonical.hpp"
 #include "sinkcheck/conform/corpus.hpp"
 #include "sinkcheck/oracle.hpp"
 
@@ -17,133 +19,6 @@ namespace corpus_gen {
 namespace conform = sinkcheck::conform;
 
 namespace {
-
-// ---------------------------------------------------------------------------------------------
-// RFC 8949 §4.2.1 core deterministic encoding — the canonical level. Written from §3, §4.1,
-// §4.2.1 and §4.2.2 only: shortest argument, shortest float that keeps the value (NaN as
-// f97e00), definite lengths, map keys sorted by their encoded bytes.
-
-class cbor_deterministic {
-public:
-    cbor_deterministic() {
-        for (std::uint32_t h = 0; h < 0x10000; ++h) {
-            const double d = half_value(static_cast<std::uint16_t>(h));
-            if (!std::isnan(d)) halves_.emplace(bits_of(d), static_cast<std::uint16_t>(h));
-        }
-    }
-
-    bytes encode(const json& j) const {
-        bytes out;
-        write(j, out);
-        return out;
-    }
-
-private:
-    static double half_value(std::uint16_t h) {
-        const int exponent = (h >> 10) & 0x1f;
-        const int mantissa = h & 0x3ff;
-        double v;
-        if (exponent == 0)
-            v = std::ldexp(mantissa, -24);
-        else if (exponent == 31)
-            v = mantissa == 0 ? INFINITY : NAN;
-        else
-            v = std::ldexp(mantissa + 1024, exponent - 25);
-        return (h & 0x8000) != 0 ? -v : v;
-    }
-
-    static void head(bytes& out, int major, std::uint64_t n) {
-        const auto m = static_cast<std::uint8_t>(major << 5);
-        if (n < 24) {
-            out.push_back(static_cast<std::uint8_t>(m | n));
-        } else if (n <= 0xff) {
-            out.push_back(m | 24);
-            out.push_back(static_cast<std::uint8_t>(n));
-        } else if (n <= 0xffff) {
-            out.push_back(m | 25);
-            for (int i = 1; i >= 0; --i) out.push_back(static_cast<std::uint8_t>(n >> (8 * i)));
-        } else if (n <= 0xffffffffULL) {
-            out.push_back(m | 26);
-            for (int i = 3; i >= 0; --i) out.push_back(static_cast<std::uint8_t>(n >> (8 * i)));
-        } else {
-            out.push_back(m | 27);
-            for (int i = 7; i >= 0; --i) out.push_back(static_cast<std::uint8_t>(n >> (8 * i)));
-        }
-    }
-
-    void write(const json& j, bytes& out) const {
-        switch (j.type()) {
-            case json::value_t::null: out.push_back(0xf6); return;
-            case json::value_t::boolean: out.push_back(j.get<bool>() ? 0xf5 : 0xf4); return;
-            case json::value_t::number_unsigned: head(out, 0, j.get<std::uint64_t>()); return;
-            case json::value_t::number_integer: {
-                const std::int64_t v = j.get<std::int64_t>();
-                if (v >= 0)
-                    head(out, 0, static_cast<std::uint64_t>(v));
-                else
-                    head(out, 1, static_cast<std::uint64_t>(-1 - v));
-                return;
-            }
-            case json::value_t::number_float: {
-                const double d = j.get<double>();
-                if (std::isnan(d)) {
-                    out.insert(out.end(), {0xf9, 0x7e, 0x00});  // §4.2.2: one NaN, 0xf97e00
-                    return;
-                }
-                if (auto it = halves_.find(bits_of(d)); it != halves_.end()) {
-                    out.push_back(0xf9);
-                    out.push_back(static_cast<std::uint8_t>(it->second >> 8));
-                    out.push_back(static_cast<std::uint8_t>(it->second));
-                } else if (float32_exact(d)) {
-                    const std::uint32_t b = bits_of(static_cast<float>(d));
-                    out.push_back(0xfa);
-                    for (int i = 3; i >= 0; --i) out.push_back(static_cast<std::uint8_t>(b >> (8 * i)));
-                } else {
-                    const std::uint64_t b = bits_of(d);
-                    out.push_back(0xfb);
-                    for (int i = 7; i >= 0; --i) out.push_back(static_cast<std::uint8_t>(b >> (8 * i)));
-                }
-                return;
-            }
-            case json::value_t::string: {
-                const auto& s = j.get_ref<const std::string&>();
-                head(out, 3, s.size());
-                out.insert(out.end(), s.begin(), s.end());
-                return;
-            }
-            case json::value_t::binary: {
-                const auto& b = j.get_binary();
-                if (b.has_subtype()) head(out, 6, b.subtype());
-                head(out, 2, b.size());
-                out.insert(out.end(), b.begin(), b.end());
-                return;
-            }
-            case json::value_t::array:
-                head(out, 4, j.size());
-                for (const json& e : j) write(e, out);
-                return;
-            case json::value_t::object: {
-                std::vector<std::pair<bytes, bytes>> members;
-                for (auto it = j.begin(); it != j.end(); ++it) {
-                    bytes k, v;
-                    write(json(it.key()), k);
-                    write(it.value(), v);
-                    members.emplace_back(std::move(k), std::move(v));
-                }
-                std::sort(members.begin(), members.end());  // §4.2.1: bytewise order of encoded keys
-                head(out, 5, j.size());
-                for (const auto& m : members) {
-                    out.insert(out.end(), m.first.begin(), m.first.end());
-                    out.insert(out.end(), m.second.begin(), m.second.end());
-                }
-                return;
-            }
-            default: die("deterministic CBOR model: no encoding for " + std::string(j.type_name()));
-        }
-    }
-
-    std::map<std::uint64_t, std::uint16_t> halves_;
-};
 
 const char* rfc_cbor = "RFC 8949 §3.1, §4.2.1";
 
@@ -166,7 +41,7 @@ std::string cbor_int_rule(const std::string& lit) {
     return kind + ", shortest head: " + width;
 }
 
-void add_cbor_canonical(vector_file& f, const cbor_deterministic& det) {
+void add_cbor_canonical(vector_file& f) {
     // Every exact vector whose value has a deterministic encoding gets the canonical level: the
     // same vector when the bytes agree, a "/canonical" twin when they differ (formats.md §2).
     std::vector<entry> twins;
@@ -176,7 +51,7 @@ void add_cbor_canonical(vector_file& f, const cbor_deterministic& det) {
         if (!e.error.empty() || e.level != "exact" || !e.divergence.empty() || ids.count(e.id + "/canonical") != 0)
             continue;
         const json j = parse(e.input);
-        const bytes canonical = det.encode(j);
+        const bytes canonical = conform::canonical_cbor(j);
         bytes exact;
         if (!e.hand.empty())
             exact = conform::parse_hex(e.hand);
@@ -203,7 +78,6 @@ void add_cbor_canonical(vector_file& f, const cbor_deterministic& det) {
 }  // namespace
 
 void add_cbor(vector_file& f) {
-    const cbor_deterministic det;
     f.section("RFC 8949 Appendix A: every example a JSON value (or a binary) can express");
     struct rfc_row {
         std::string name, slug, input, hex;
@@ -281,7 +155,8 @@ void add_cbor(vector_file& f) {
         const json j = parse(r.input);
         const bytes ours = sinkcheck::oracle_encode(format::cbor, j);
         const bytes rfc = conform::parse_hex(r.hex);
-        if (det.encode(j) != rfc) die("RFC row " + r.name + ": the deterministic model disagrees with the RFC");
+        if (conform::canonical_cbor(j) != rfc)
+            die("RFC row " + r.name + ": the deterministic model disagrees with the RFC");
         const std::string id = "rfc8949-a/" + r.slug;
         if (ours == rfc) {
             entry& e =
@@ -420,7 +295,7 @@ void add_cbor(vector_file& f) {
              "a truncated sequence is not UTF-8", "sinkcheck divergence invalid-utf8; RFC 8949 §3.1")
         .divergence = "invalid-utf8";
 
-    add_cbor_canonical(f, det);
+    add_cbor_canonical(f);
 }
 
 }  // namespace corpus_gen

@@ -29,6 +29,10 @@ enum level_bit : unsigned {
 enum class run_level { exact, canonical, equivalent };
 const char* level_name(run_level l) noexcept;
 bool parse_level(std::string_view name, run_level& out) noexcept;
+/// The level's bit in a vector's set of levels.
+unsigned level_bit_of(run_level l) noexcept;
+/// The names of a set of levels, in level order: {"exact", "canonical"}.
+std::vector<const char*> level_names(unsigned levels);
 
 struct test_vector {
     std::string id;

@@ -109,6 +109,11 @@ std::unique_ptr<encoder_factory> make_linked_factory(const linked_encoder_info& 
 
 enum class process_mode { per_vector, batch };
 
+/// The notation a value is sent in (docs/conformance.md, "The protocol"): the corpus's token
+/// notation, or the JSON notation of docs/cli.md, which any stock JSON parser reads whole.
+enum class wire_notation { token, json };
+const char* notation_name(wire_notation n) noexcept;
+
 struct process_limits {
     double timeout_seconds = 10;
     /// The runner holds up to this much of one answer; the largest encoding in the corpus is
@@ -122,7 +127,8 @@ struct process_limits {
 /// expansions); the first word is looked up in PATH. Throws std::invalid_argument when the
 /// command is empty or its quotes do not close.
 std::unique_ptr<encoder_factory> make_process_factory(const std::string& command, process_mode mode,
-                                                      const process_limits& limits);
+                                                      const process_limits& limits,
+                                                      wire_notation notation = wire_notation::token);
 
 std::vector<std::string> split_command(const std::string& command);
 

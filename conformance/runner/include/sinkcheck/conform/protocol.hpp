@@ -20,6 +20,7 @@ inline constexpr const char* env_use_size = "SINKCHECK_USE_SIZE";    // "0" or "
 inline constexpr const char* env_use_type = "SINKCHECK_USE_TYPE";    // "0" or "1" (per-vector mode)
 inline constexpr const char* env_vector_id = "SINKCHECK_VECTOR_ID";  // per-vector mode
 inline constexpr const char* env_plain = "SINKCHECK_INPUT_PLAIN";    // "1": the input is RFC 8259 JSON
+inline constexpr const char* env_notation = "SINKCHECK_NOTATION";    // "token" or "json": the input's notation
 
 /// Per-vector mode: this exit status declares the vector unsupported (as in automake's SKIP).
 inline constexpr int exit_unsupported = 77;

@@ -42,6 +42,7 @@ struct conform_options {
     format fmt = format::cbor;
     std::string encoder;  // "CMD ARGS", or "linked:NAME"
     process_mode mode = process_mode::per_vector;
+    wire_notation notation = wire_notation::token;
     run_level level = run_level::exact;
     std::vector<std::string> filters;  // globs over ids; empty: all
     unsigned jobs = 1;
