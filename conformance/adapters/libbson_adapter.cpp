@@ -160,8 +160,7 @@ private:
 
 class libbson_encoder : public linked_encoder {
 public:
-    std::vector<std::uint8_t> encode(format f, const json& value, const std::string&, const encode_options&) override {
-        if (f != format::bson) throw unsupported("libbson writes BSON only");
+    std::vector<std::uint8_t> encode(format, const json& value, const std::string&, const encode_options&) override {
         appending a;
         detail::walker<json> walk;
         walk.run(value, a);
@@ -170,8 +169,14 @@ public:
 };
 
 const bool registered = [] {
-    register_linked_encoder({"libbson", std::string("libbson ") + bson_get_version() + " bson_t appenders",
-                             [] { return std::make_unique<libbson_encoder>(); }});
+    linked_encoder_info libbson{
+        "libbson", std::string("libbson ") + bson_get_version() + " bson_t appenders", {format::bson}, [] {
+            return std::make_unique<libbson_encoder>();
+        }};
+    // bson_append_utf8 leaves validity to its caller (bson.h: "It is the callers responsibility
+    // to ensure @value is valid UTF-8").
+    libbson.writes_invalid_utf8 = true;
+    register_linked_encoder(std::move(libbson));
     return true;
 }();
 

@@ -99,8 +99,7 @@ public:
 
 class libcbor_encoder : public linked_encoder {
 public:
-    std::vector<std::uint8_t> encode(format f, const json& value, const std::string&, const encode_options&) override {
-        if (f != format::cbor) throw unsupported("libcbor writes CBOR only");
+    std::vector<std::uint8_t> encode(format, const json& value, const std::string&, const encode_options&) override {
         writing w;
         detail::walker<json> walk;
         walk.run(value, w);
@@ -109,11 +108,16 @@ public:
 };
 
 const bool registered = [] {
-    register_linked_encoder({"libcbor",
-                             "libcbor " + std::to_string(CBOR_MAJOR_VERSION) + "." +
-                                 std::to_string(CBOR_MINOR_VERSION) + "." + std::to_string(CBOR_PATCH_VERSION) +
-                                 " streaming encoders",
-                             [] { return std::make_unique<libcbor_encoder>(); }});
+    linked_encoder_info libcbor{"libcbor",
+                                "libcbor " + std::to_string(CBOR_MAJOR_VERSION) + "." +
+                                    std::to_string(CBOR_MINOR_VERSION) + "." + std::to_string(CBOR_PATCH_VERSION) +
+                                    " streaming encoders",
+                                {format::cbor},
+                                [] { return std::make_unique<libcbor_encoder>(); }};
+    // cbor_encode_string_start writes a head; the caller's bytes follow unchecked (libcbor
+    // leaves text validity to its caller), so invalid UTF-8 goes out as it came.
+    libcbor.writes_invalid_utf8 = true;
+    register_linked_encoder(std::move(libcbor));
     return true;
 }();
 

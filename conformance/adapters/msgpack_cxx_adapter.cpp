@@ -80,8 +80,7 @@ private:
 
 class msgpack_cxx_encoder : public linked_encoder {
 public:
-    std::vector<std::uint8_t> encode(format f, const json& value, const std::string&, const encode_options&) override {
-        if (f != format::msgpack) throw unsupported("msgpack-cxx writes MessagePack only");
+    std::vector<std::uint8_t> encode(format, const json& value, const std::string&, const encode_options&) override {
         msgpack::sbuffer buffer;
         msgpack::packer<msgpack::sbuffer> packer(buffer);
         packing handler(packer);
@@ -92,8 +91,14 @@ public:
 };
 
 const bool registered = [] {
-    register_linked_encoder({"msgpack-cxx", "msgpack-cxx " MSGPACK_VERSION " packer",
-                             [] { return std::make_unique<msgpack_cxx_encoder>(); }});
+    linked_encoder_info packer{"msgpack-cxx", "msgpack-cxx " MSGPACK_VERSION " packer", {format::msgpack}, [] {
+                                   return std::make_unique<msgpack_cxx_encoder>();
+                               }};
+    // pack_double writes a whole double as the shortest integer (docs/formats.md#messagepack),
+    // and pack(std::string) copies the bytes as they are, valid UTF-8 or not.
+    packer.whole_floats_as_integers = true;
+    packer.writes_invalid_utf8 = true;
+    register_linked_encoder(std::move(packer));
     return true;
 }();
 

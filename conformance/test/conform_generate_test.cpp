@@ -47,11 +47,13 @@ public:
 };
 
 const bool registered = [] {
-    register_linked_encoder({"planted-24", "the reference, writing CBOR 24 as 0x18 without its argument",
+    const std::vector<format> every(all_formats.begin(), all_formats.end());
+    register_linked_encoder({"planted-24", "the reference, writing CBOR 24 as 0x18 without its argument", every,
                              [] { return std::make_unique<planted_24>(); }});
-    register_linked_encoder({"refuses-all", "refuses every value", [] { return std::make_unique<refuses_all>(); }});
+    register_linked_encoder(
+        {"refuses-all", "refuses every value", every, [] { return std::make_unique<refuses_all>(); }});
     register_linked_encoder({"canonical-model", "RFC 8949 §4.2.1 core deterministic CBOR (the model)",
-                             [] { return std::make_unique<canonical_model>(); }});
+                             {format::cbor}, [] { return std::make_unique<canonical_model>(); }});
     return true;
 }();
 

@@ -15,9 +15,11 @@
 #   in (same options and reports), and a CTest test NAME_conform (one per format of FORMATS, named
 #   NAME_conform_FORMAT, when given) grading it over the installed corpus at LEVEL (exact).
 #
-# sinkcheck_add_encoder_fuzzer(NAME SOURCES src... [LIBS lib...] [LEVEL exact|equivalent] [CORPUS dir])
-#   A fuzz target comparing that encoder with sinkcheck's reference at LEVEL (exact); libFuzzer or
-#   the replay main as for sinkcheck_add_sink_fuzzer.
+# sinkcheck_add_encoder_fuzzer(NAME SOURCES src... [LIBS lib...] [LEVEL exact|equivalent] [CORPUS dir]
+#                              [ENCODER name])
+#   A fuzz target comparing the program's linked encoders (those of its SINKCHECK_ENCODER lines,
+#   or only the one ENCODER names) with sinkcheck's reference at LEVEL (exact); libFuzzer or the
+#   replay main as for sinkcheck_add_sink_fuzzer.
 include_guard(GLOBAL)
 # sinkcheck_testkit_source(VAR file): the path of one of the kit's sources (a main, the encoder
 # fuzzer), installed beside this file or, in sinkcheck's own tree, in testkit/src.
@@ -123,7 +125,7 @@ function(sinkcheck_add_encoder_check name)
 endfunction()
 
 function(sinkcheck_add_encoder_fuzzer name)
-  cmake_parse_arguments(ARG "" "LEVEL;CORPUS" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "LEVEL;CORPUS;ENCODER" "SOURCES;LIBS" ${ARGN})
   sinkcheck_encoder_prologue(sinkcheck_add_encoder_fuzzer)
   if(NOT ARG_LEVEL MATCHES "^(exact|equivalent)$")
     message(FATAL_ERROR "sinkcheck_add_encoder_fuzzer(${name}): LEVEL is exact or equivalent, not '${ARG_LEVEL}'")
@@ -138,4 +140,7 @@ function(sinkcheck_add_encoder_fuzzer name)
     LIBS sinkcheck::conform ${ARG_LIBS} CORPUS ${ARG_CORPUS})
   target_include_directories(${name} SYSTEM PRIVATE ${fdp})
   target_compile_definitions(${name} PRIVATE SINKCHECK_ENCODER_FUZZ_LEVEL=${ARG_LEVEL})
+  if(ARG_ENCODER)
+    target_compile_definitions(${name} PRIVATE "SINKCHECK_ENCODER_FUZZ_NAME=\"${ARG_ENCODER}\"")
+  endif()
 endfunction()

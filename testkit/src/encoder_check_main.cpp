@@ -22,19 +22,19 @@ bool given(const std::vector<std::string>& args, const std::string& option) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    using sinkcheck::testkit::checked_encoders;
+    const auto& encoders = sinkcheck::conform::linked_encoders();
     std::vector<std::string> args(argv + 1, argv + argc);
     if (given(args, "--help") || given(args, "-h") || given(args, "--list-linked") || given(args, "--encoder")) {
         return sinkcheck::conform::run_conform_command(args);
     }
-    if (checked_encoders().size() != 1) {
+    if (encoders.size() != 1) {
         std::fprintf(stderr,
                      "%s: %zu encoders are registered (SINKCHECK_ENCODER); name one with --encoder linked:NAME\n",
-                     argv[0], checked_encoders().size());
+                     argv[0], encoders.size());
         return 2;
     }
-    const sinkcheck::testkit::checked_encoder& e = checked_encoders().front();
-    args.insert(args.begin(), {"--encoder", "linked:" + e.info.name});
+    const sinkcheck::conform::linked_encoder_info& e = encoders.front();
+    args.insert(args.begin(), {"--encoder", "linked:" + e.name});
     if (given(args, "--format")) return sinkcheck::conform::run_conform_command(args);
     if (e.formats.size() > 1) {
         for (const char* per_format : {"--output", "--expected-failures", "--write-expected-failures", "--save"}) {

@@ -1,12 +1,14 @@
-// encoder_fuzzer.cpp — the encoders of this program's SINKCHECK_ENCODER lines against sinkcheck's
-// reference encoder (sinkcheck_add_encoder_fuzzer() builds it).
+// encoder_fuzzer.cpp — this program's linked encoders (a user's SINKCHECK_ENCODER lines, or the one
+// adapter SINKCHECK_ENCODER_FUZZ_NAME names) against sinkcheck's reference encoder
+// (sinkcheck_add_encoder_fuzzer() builds it).
 //
 // The input picks an encoder, one of its formats and the options, then builds a value from its
 // bytes (value_from_bytes.hpp). Both encoders must agree at the level the target was built for:
 // exact, the same bytes; equivalent, bytes that decode to the same value. Both may refuse a
-// value; a value one writes and the other refuses is a finding too. What the traits declare as
-// their own behaviour (whole_floats_as_integers, writes_invalid_utf8) is not. A finding prints
-// the value, both byte strings and the first difference, then aborts.
+// value; a value one writes and the other refuses is a finding too. What the encoder declares as
+// its own behaviour (conform::linked_encoder_info: whole_floats_as_integers, writes_invalid_utf8,
+// a recorded_difference for the value) is not. A finding prints the value, both byte strings and
+// the first difference, then aborts.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -22,10 +24,11 @@
 
 #include "sinkcheck/conform/corpus.hpp"
 #include "sinkcheck/conform/decode.hpp"
+#include "sinkcheck/conform/encoder.hpp"
 #include "sinkcheck/conform/value_text.hpp"
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/error.hpp"
-#include "sinkcheck/testkit/check_encoder.hpp"
+#include "sinkcheck/sink/seekable_memory_writer.hpp"
 #include "sinkcheck/testkit/fuzz_report.hpp"
 #include "sinkcheck/testkit/value_from_bytes.hpp"
 
@@ -89,11 +92,11 @@ void whole_floats_to_integers(json& root) {
     }
 }
 
-[[noreturn]] void finding(const sinkcheck::testkit::checked_encoder& e, format f, const sinkcheck::encode_options& o,
+[[noreturn]] void finding(const conform::linked_encoder_info& e, format f, const sinkcheck::encode_options& o,
                           const json& value, const side& reference, const side& mine, const char* what) {
     std::fprintf(stderr, "\n==sinkcheck== MISMATCH %s: %s vs sinkcheck's reference, %.*s at level %s\n", what,
-                 e.info.name.c_str(), static_cast<int>(sinkcheck::format_name(f).size()),
-                 sinkcheck::format_name(f).data(), conform::level_name(level));
+                 e.name.c_str(), static_cast<int>(sinkcheck::format_name(f).size()), sinkcheck::format_name(f).data(),
+                 conform::level_name(level));
     sinkcheck::fuzz::print_note("value", conform::render_value(value, 4096));
     sinkcheck::fuzz::print_note("options", "use_size=" + std::to_string(o.use_size) +
                                                " use_type=" + std::to_string(o.use_type) +
@@ -107,44 +110,79 @@ void whole_floats_to_integers(json& root) {
     std::abort();
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const auto& encoders = sinkcheck::testkit::checked_encoders();
-    if (encoders.empty()) {
-        std::fputs("no encoder registered: the sources need a SINKCHECK_ENCODER(traits) line\n", stderr);
-        std::abort();
-    }
-    FuzzedDataProvider in(data, size);
-    const auto& e = encoders[in.ConsumeIntegral<std::uint8_t>() % encoders.size()];
-    const format f = e.formats[in.ConsumeIntegral<std::uint8_t>() % e.formats.size()];
-    const sinkcheck::encode_options o = sinkcheck::fuzz::options_from_bits(in.ConsumeIntegral<std::uint8_t>());
-    const json value = sinkcheck::fuzz::value_from_bytes<json>(in);
-
-    const side reference = run([&] { return sinkcheck::encode_to_vector(f, value, o); });
-    const auto encoder = e.info.make();
-    const side mine = run([&] { return encoder->encode(f, value, std::string(), o); });
-    if (mine.unsupported) return 0;
+/// How the encoder's answer differs from the reference's beyond what it declares, or nullptr.
+const char* difference(const conform::linked_encoder_info& e, format f, const side& reference, const side& mine) {
     if (!reference.wrote) {
-        if (mine.wrote && !(reference.invalid_utf8 && e.writes_invalid_utf8)) {
-            finding(e, f, o, value, reference, mine, "writes a value the reference refuses");
-        }
-        return 0;
+        const bool declared = reference.invalid_utf8 && e.writes_invalid_utf8;
+        return mine.wrote && !declared ? "writes a value the reference refuses" : nullptr;
     }
-    if (!mine.wrote) finding(e, f, o, value, reference, mine, "refuses a value the reference writes");
-    if (reference.bytes == mine.bytes) return 0;
-    if (level == conform::run_level::exact) finding(e, f, o, value, reference, mine, "different bytes");
+    if (!mine.wrote) return "refuses a value the reference writes";
+    if (reference.bytes == mine.bytes) return nullptr;
+    if (level == conform::run_level::exact) return "different bytes";
 
     conform::decoded_value expected = conform::decode_value(f, reference.bytes);
     conform::decoded_value actual = conform::decode_value(f, mine.bytes);
-    if (!expected.ok) finding(e, f, o, value, reference, mine, "the reference's bytes do not decode");
-    if (!actual.ok) finding(e, f, o, value, reference, mine, "its bytes do not decode");
+    if (!expected.ok) return "the reference's bytes do not decode";
+    if (!actual.ok) return "its bytes do not decode";
     if (e.whole_floats_as_integers) {
         whole_floats_to_integers(expected.value);
         whole_floats_to_integers(actual.value);
     }
-    if (!conform::same_value(expected.value, actual.value)) {
-        finding(e, f, o, value, reference, mine, "bytes that decode to a different value");
+    return conform::same_value(expected.value, actual.value) ? nullptr : "bytes that decode to a different value";
+}
+
+/// The encoders under test: the linked encoder SINKCHECK_ENCODER_FUZZ_NAME names (a target for
+/// one of sinkcheck's adapters), or every linked encoder of the program (a user's target).
+std::vector<const conform::linked_encoder_info*> encoders_under_test() {
+    std::vector<const conform::linked_encoder_info*> chosen;
+    std::string linked;
+    for (const conform::linked_encoder_info& e : conform::linked_encoders()) {
+        linked += " " + e.name;
+#ifdef SINKCHECK_ENCODER_FUZZ_NAME
+        if (e.name != SINKCHECK_ENCODER_FUZZ_NAME) continue;
+#endif
+        if (e.formats.empty()) {
+            std::fprintf(stderr, "linked encoder %s declares no format it writes (linked_encoder_info::formats)\n",
+                         e.name.c_str());
+            std::abort();
+        }
+        chosen.push_back(&e);
     }
-    return 0;
+    if (chosen.empty()) {
+#ifdef SINKCHECK_ENCODER_FUZZ_NAME
+        std::fprintf(stderr, "no linked encoder named %s in this program (linked:%s)\n", SINKCHECK_ENCODER_FUZZ_NAME,
+                     linked.empty() ? " none" : linked.c_str());
+#else
+        std::fputs("no encoder registered: the sources need a SINKCHECK_ENCODER(traits) line\n", stderr);
+#endif
+        std::abort();
+    }
+    return chosen;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    static const std::vector<const conform::linked_encoder_info*> encoders = encoders_under_test();
+    FuzzedDataProvider in(data, size);
+    // The choice bytes are read even when there is one encoder or one format, so that every
+    // target built from this file reads an input the same way and seeds carry over.
+    const conform::linked_encoder_info& e = *encoders[in.ConsumeIntegral<std::uint8_t>() % encoders.size()];
+    const format f = e.formats[in.ConsumeIntegral<std::uint8_t>() % e.formats.size()];
+    const sinkcheck::encode_options o = sinkcheck::fuzz::options_from_bits(in.ConsumeIntegral<std::uint8_t>());
+    const json value = sinkcheck::fuzz::value_from_bytes<json>(in);
+
+    const side reference = run([&] {
+        // seekable, so that the BSON lengths are patched when the options say so (same bytes)
+        sinkcheck::seekable_memory_writer w;
+        sinkcheck::encode(f, value, w, o);
+        return w.take();
+    });
+    const auto encoder = e.make();
+    const side mine = run([&] { return encoder->encode(f, value, std::string(), o); });
+    if (mine.unsupported) return 0;
+    const char* what = difference(e, f, reference, mine);
+    if (what == nullptr) return 0;
+    if (e.recorded_difference != nullptr && e.recorded_difference(f, value, o) != nullptr) return 0;
+    finding(e, f, o, value, reference, mine, what);
 }

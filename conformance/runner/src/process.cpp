@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -773,9 +774,18 @@ private:
 
 class linked_session : public encoder_session {
 public:
-    explicit linked_session(std::unique_ptr<linked_encoder> e) : e_(std::move(e)) {}
+    linked_session(const linked_encoder_info& info, std::unique_ptr<linked_encoder> e)
+        : info_(info), e_(std::move(e)) {}
     encode_outcome encode(const test_vector& v) override {
+        if (info_.formats.empty()) {
+            throw run_stopped("linked:" + info_.name + " declares no format it writes (linked_encoder_info::formats)");
+        }
         encode_outcome o;
+        if (std::find(info_.formats.begin(), info_.formats.end(), v.fmt) == info_.formats.end()) {
+            o.what = encode_outcome::kind::unsupported;
+            o.message = info_.name + " does not write " + std::string(format_name(v.fmt));
+            return o;
+        }
         const auto t0 = clock_type::now();
         try {
             o.bytes = e_->encode(v.fmt, v.input.value, v.input.wire, v.options());
@@ -792,6 +802,7 @@ public:
     }
 
 private:
+    const linked_encoder_info& info_;  // the factory's, which outlives its sessions
     std::unique_ptr<linked_encoder> e_;
 };
 
@@ -801,7 +812,7 @@ public:
     std::string describe() const override {
         return "linked:" + info_.name + " (" + info_.description + ", in-process)";
     }
-    std::unique_ptr<encoder_session> open() override { return std::make_unique<linked_session>(info_.make()); }
+    std::unique_ptr<encoder_session> open() override { return std::make_unique<linked_session>(info_, info_.make()); }
 
 private:
     linked_encoder_info info_;

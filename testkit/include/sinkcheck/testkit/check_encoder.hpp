@@ -9,7 +9,8 @@
 //   encode(format, const nlohmann::json&, const sinkcheck::encode_options&) -> bytes
 //                  throws sinkcheck::conform::unsupported for what it cannot write, any other
 //                  exception to refuse a value (a refusal the corpus expects is a pass)
-// and, for the fuzzer only, the documented behaviour it differs from the reference by on purpose:
+// and, for the fuzzer only, the documented behaviour it differs from the reference by on purpose
+// (the members of conform::linked_encoder_info of the same names; both default to false):
 //   whole_floats_as_integers  bool: a whole double (and -0.0) may be written as an integer
 //   writes_invalid_utf8       bool: strings are written as bytes, valid UTF-8 or not
 #pragma once
@@ -29,20 +30,6 @@
 
 namespace sinkcheck::testkit {
 
-/// One encoder registered with SINKCHECK_ENCODER: what the conformance main and the encoder
-/// fuzzer know of it.
-struct checked_encoder {
-    conform::linked_encoder_info info;
-    std::vector<format> formats;
-    bool whole_floats_as_integers = false;
-    bool writes_invalid_utf8 = false;
-};
-
-inline std::vector<checked_encoder>& checked_encoders() {
-    static std::vector<checked_encoder> all;
-    return all;
-}
-
 namespace detail_encoder {
 
 template <class T, class = void>
@@ -56,33 +43,29 @@ struct invalid_utf8 : std::false_type {};
 template <class T>
 struct invalid_utf8<T, std::void_t<decltype(T::writes_invalid_utf8)>> : std::bool_constant<T::writes_invalid_utf8> {};
 
-/// The traits as the runner's linked encoder: formats it does not declare are unsupported.
+/// The traits as the runner's linked encoder (which asks only for the formats they declare).
 template <class Traits>
 class traits_encoder final : public conform::linked_encoder {
 public:
     std::vector<std::uint8_t> encode(format f, const nlohmann::json& value, const std::string&,
                                      const encode_options& options) override {
-        for (const format declared : Traits::formats) {
-            if (declared == f) return Traits::encode(f, value, options);
-        }
-        throw conform::unsupported(std::string(Traits::name) + " does not write " + std::string(format_name(f)));
+        return Traits::encode(f, value, options);
     }
 };
 
 }  // namespace detail_encoder
 
-/// Registers the traits with the conformance runner and the encoder fuzzer (SINKCHECK_ENCODER).
+/// Registers the traits as a linked encoder (conform::linked_encoders()), which the conformance
+/// main and the encoder fuzzer read (SINKCHECK_ENCODER).
 template <class Traits>
 bool register_encoder() {
     static_assert(std::size(Traits::formats) > 0, "the traits' formats list names what the encoder writes");
-    checked_encoder e;
-    e.info = {Traits::name, Traits::description,
-              [] { return std::make_unique<detail_encoder::traits_encoder<Traits>>(); }};
-    e.formats.assign(std::begin(Traits::formats), std::end(Traits::formats));
-    e.whole_floats_as_integers = detail_encoder::whole_floats<Traits>::value;
-    e.writes_invalid_utf8 = detail_encoder::invalid_utf8<Traits>::value;
-    conform::register_linked_encoder(e.info);
-    checked_encoders().push_back(std::move(e));
+    conform::linked_encoder_info info{Traits::name, Traits::description,
+                                      std::vector<format>(std::begin(Traits::formats), std::end(Traits::formats)),
+                                      [] { return std::make_unique<detail_encoder::traits_encoder<Traits>>(); }};
+    info.whole_floats_as_integers = detail_encoder::whole_floats<Traits>::value;
+    info.writes_invalid_utf8 = detail_encoder::invalid_utf8<Traits>::value;
+    conform::register_linked_encoder(std::move(info));
     return true;
 }
 

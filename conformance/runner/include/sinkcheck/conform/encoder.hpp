@@ -3,7 +3,7 @@
 // Two kinds: an encoder *process* in any language, spoken to through the protocol of
 // docs/conformance.md (one process per vector, or one process exchanging frames), and a
 // *linked* C++ encoder implementing the small abstract class below (the adapters in
-// conformance/adapters/ do, for nlohmann_json, msgpack-cxx and libcbor). The runner opens one
+// conformance/adapters/ do, for nlohmann_json, msgpack-cxx, libcbor and libbson). The runner opens one
 // session per worker thread and sends it the vectors one at a time.
 #pragma once
 
@@ -92,14 +92,26 @@ public:
                                              const encode_options& options) = 0;
 };
 
+/// A linked encoder as it registers: what the runner and the encoder fuzzer
+/// (testkit/src/encoder_fuzzer.cpp) know of it. The last three members say where it differs
+/// from the reference on purpose; the fuzzer compares on what it promises, the runner grades
+/// every value against the corpus regardless.
 struct linked_encoder_info {
-    std::string name;         // as given to --encoder linked:NAME
-    std::string description;  // for reports: library and version
+    std::string name;             // as given to --encoder linked:NAME
+    std::string description;      // for reports: library and version
+    std::vector<format> formats;  // what it writes (at least one); any other format is "unsupported"
     std::function<std::unique_ptr<linked_encoder>()> make;
+    /// A whole double (and -0.0) may be written as an integer.
+    bool whole_floats_as_integers = false;
+    /// Strings are written as bytes, valid UTF-8 or not (the reference refuses invalid UTF-8).
+    bool writes_invalid_utf8 = false;
+    /// For a value on which the encoder's differences are recorded elsewhere (nlohmann 3.11.2:
+    /// reference/KNOWN_DIVERGENCES.md), the record's id; nullptr otherwise or when not given.
+    const char* (*recorded_difference)(format, const nlohmann::json&, const encode_options&) = nullptr;
 };
 
 /// The linked encoders this program knows (filled by register_linked_encoder, e.g. from the
-/// adapters library's static registrations).
+/// adapters library's static registrations or the test kit's SINKCHECK_ENCODER lines).
 std::vector<linked_encoder_info>& linked_encoders();
 void register_linked_encoder(linked_encoder_info info);
 
