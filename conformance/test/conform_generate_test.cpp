@@ -52,8 +52,10 @@ const bool registered = [] {
                              [] { return std::make_unique<planted_24>(); }});
     register_linked_encoder(
         {"refuses-all", "refuses every value", every, [] { return std::make_unique<refuses_all>(); }});
-    register_linked_encoder({"canonical-model", "RFC 8949 §4.2.1 core deterministic CBOR (the model)",
-                             {format::cbor}, [] { return std::make_unique<canonical_model>(); }});
+    register_linked_encoder(
+        {"canonical-model", "RFC 8949 §4.2.1 core deterministic CBOR (the model)", {format::cbor}, [] {
+             return std::make_unique<canonical_model>();
+         }});
     return true;
 }();
 
