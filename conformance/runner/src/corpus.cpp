@@ -9,13 +9,6 @@
 namespace sinkcheck::conform {
 namespace {
 
-int nibble(char c) noexcept {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
 
 std::string_view trim(std::string_view s) noexcept {
@@ -79,7 +72,7 @@ private:
                 i = counter(i, limit, index, out);
                 continue;
             }
-            const int d = nibble(c);
+            const int d = hex_digit(c);
             if (d < 0) {
                 throw notation_error(std::string("not a hex digit: '") + c + "'", i);
             }

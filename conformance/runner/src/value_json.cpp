@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "sinkcheck/conform/corpus.hpp"
 #include "sinkcheck/conform/value_text.hpp"
 #include "sinkcheck/detail/utf8.hpp"
 
@@ -22,26 +23,11 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr const char* hex_digits = "0123456789abcdef";
 /// Integers up to this magnitude are exact in every JSON reader (IEEE doubles included).
 constexpr std::uint64_t exact_in_double = std::uint64_t{1} << 53;
 
-int hex_digit(char c) noexcept {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 std::string hex_of(std::string_view bytes) {
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (const char c : bytes) {
-        const auto b = static_cast<unsigned char>(c);
-        out += hex_digits[b >> 4];
-        out += hex_digits[b & 15];
-    }
-    return out;
+    return to_hex(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
 }
 
 bool is_utf8(std::string_view s) { return detail::utf8_invalid_at(s.data(), s.size()) == detail::utf8_valid; }
@@ -422,9 +408,7 @@ private:
                 std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(b));
                 out_ += buf;
             } else if (b >= 0x80 && !utf8) {
-                out_ += "\\x";
-                out_ += hex_digits[b >> 4];
-                out_ += hex_digits[b & 15];
+                out_ += "\\x" + to_hex(&b, 1);
             } else {
                 out_ += c;
             }
@@ -481,10 +465,7 @@ private:
         if (only("$binary") || only("$binary", "$subtype")) {
             out_ += "h'";
             const std::vector<std::uint8_t> bytes = hex_bytes(v.at("$binary"), at, "$binary");
-            for (const std::uint8_t b : bytes) {
-                out_ += hex_digits[b >> 4];
-                out_ += hex_digits[b & 15];
-            }
+            out_ += to_hex(bytes);
             out_ += '\'';
             if (v.contains("$subtype")) {
                 const std::string digits = decimal(v.at("$subtype"), at, "$subtype", false);

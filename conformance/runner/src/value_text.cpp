@@ -15,16 +15,16 @@
 #include "sinkcheck/detail/utf8.hpp"
 
 namespace sinkcheck::conform {
-namespace {
-
-using json = nlohmann::json;
-
 int hex_digit(char c) noexcept {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     return -1;
 }
+
+namespace {
+
+using json = nlohmann::json;
 
 using sinkcheck::detail::append_utf8;
 

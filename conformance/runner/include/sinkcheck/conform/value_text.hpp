@@ -63,6 +63,9 @@ std::string render_value(const nlohmann::json& value, std::size_t max_bytes = 0)
 /// with integral values. Throws notation_error only for text parse_value would not make.
 std::string to_json_notation(std::string_view wire);
 
+/// The value of one hex digit (either case), or -1.
+int hex_digit(char c) noexcept;
+
 /// The reverse: a parsed JSON document in the notation to wire text, which parse_value reads
 /// to the value the notation describes. Throws notation_error naming the JSON pointer of a
 /// malformed notation object. Iterative.
