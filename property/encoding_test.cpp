@@ -5,7 +5,10 @@
 //    names a recorded divergence for the value. An unrecorded difference fails, with the first
 //    differing byte and the JSON pointer being written there. For a recorded refusal (invalid
 //    UTF-8, discarded values) what the reference wrote before refusing must be a prefix of what
-//    3.11.2 writes: the two agree up to the offending value.
+//    3.11.2 writes: the two agree up to the offending value. Whether the value's text is UTF-8 is
+//    judged by the kit's own validator (utf8_oracle.hpp), not by the encoders' check that
+//    known_divergence() also calls: the reference must refuse exactly the values that validator
+//    finds text in that is not UTF-8, so a slip in the shared check cannot hide behind itself.
 // 3. What the reference writes, 3.11.2's decoder (sinkcheck's own for BON8) reads back as an
 //    equal value, up to what the format cannot carry (UBJSON/BJData/BON8 have no binary type;
 //    BSON writes subtype 0 for a binary without one; UBJSON writes NaN and ±Inf as null; 3.11.2
@@ -25,6 +28,7 @@
 #include "sinkcheck/oracle.hpp"
 #include "sinkcheck/testkit/check.hpp"
 #include "sinkcheck/testkit/properties.hpp"
+#include "sinkcheck/testkit/utf8_oracle.hpp"
 #include "test_support.hpp"
 
 namespace sinkcheck::testkit {
@@ -142,6 +146,15 @@ void encoders_match_nlohmann_or_record_a_divergence() {
             const encode_options o = options_for(f, sh);
             const std::string at = shape_name(f, sh);
             const encoded ours = reference(f, doc, o);
+            const std::string bad_text = invalid_utf8_in(doc);
+            if (!bad_text.empty() && ours.error.empty()) {
+                RC_FAIL(at + ": the value holds text that is not UTF-8 (" + bad_text +
+                        ", by the kit's own validator), yet the reference wrote " + hex_of(ours.bytes));
+            }
+            if (bad_text.empty() && !ours.error.empty() && ours.id == error_id::invalid_utf8) {
+                RC_FAIL(at + ": the reference refused text as not UTF-8 (" + ours.error +
+                        "), but the kit's own validator finds every string and key well-formed");
+            }
             const char* divergence = known_divergence(f, doc, o);
             if (divergence != nullptr) {
                 seen.insert(divergence);

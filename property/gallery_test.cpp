@@ -51,6 +51,7 @@ const std::map<std::string, std::pair<property_fn, double>>& property_table() {
         {"WriteProgramsMatchAByteArray", {[](const sut_entry& s) { write_programs_match_a_byte_array(s); }, 3.0}},
         {"AppendsAfterExistingContents", {[](const sut_entry& s) { appends_after_existing_contents(s); }, 3.0}},
         {"FixedCapacityEdges", {[](const sut_entry& s) { fixed_capacity_edges(s); }, 3.0}},
+        {"KeepsWritingAfterAMove", {[](const sut_entry& s) { keeps_writing_after_a_move(s); }, 3.0}},
         {"EmptyWritesChangeNothing", {[](const sut_entry& s) { empty_writes_change_nothing(s); }, 3.0}},
         {"FailingStreamIsReported", {[](const sut_entry& s) { failing_stream_is_reported(s); }, 3.0}},
     };

@@ -29,6 +29,14 @@ SINKCHECK_PROPERTY(Sinks, AppendAfterExistingContents, 2.0) {
     }
 }
 
+SINKCHECK_PROPERTY(Sinks, KeepWritingAfterAMove, 2.0) {
+    for (const sut_entry& s : all_real_sinks()) {
+        if (s.move_constructible) {
+            keeps_writing_after_a_move(s);
+        }
+    }
+}
+
 SINKCHECK_PROPERTY(Sinks, FixedCapacityEdges, 2.0) {
     for (const sut_entry& s : all_real_sinks()) {
         if (s.fixed_capacity) {

@@ -8,7 +8,10 @@
 //     too deep for 3.11.2's recursive writer (depth > oracle_depth);
 //   - every sink's in the catalogue (the windowed ones at a window the input picks), including
 //     which error is thrown;
-//   - the value itself after decoding (nlohmann's decoder; sinkcheck's own for BON8).
+//   - the value itself after decoding (nlohmann's decoder; sinkcheck's own for BON8);
+// and the reference must refuse exactly the values whose text the kit's own UTF-8 validator
+// (utf8_oracle.hpp) finds not UTF-8: known_divergence() asks the encoders' own check, which
+// cannot be the judge of itself.
 // Encoder exceptions are never swallowed: an error in one place and not in another is a finding.
 #pragma once
 
@@ -29,6 +32,7 @@
 #include "sinkcheck/format/bon8_decoder.hpp"
 #include "sinkcheck/oracle.hpp"
 #include "sinkcheck/testkit/fuzz_report.hpp"
+#include "sinkcheck/testkit/utf8_oracle.hpp"
 #include "sinkcheck/testkit/value_from_bytes.hpp"
 #include "support/same_value.hpp"
 #include "support/sinks.hpp"
@@ -139,6 +143,7 @@ private:
         depth_ = depth_of(j);
 
         const outcome ours = reference(j, o);
+        check_text_verdict(ours);
         const char* divergence = known_divergence(fmt, j, o);
         const bool oracle_usable = oracle_has(fmt) && divergence == nullptr && depth_ <= oracle_depth;
         if (oracle_usable) {
@@ -156,6 +161,22 @@ private:
             return capture([&] { return reference_bytes(encoder(j, o), o.bson_patch_lengths); });
         } catch (const std::exception& e) {
             report_error_only(mismatch::unexpected_error, 0, "reference encoder", e.what());
+        }
+    }
+
+    void check_text_verdict(const outcome& ours) {
+        const std::string bad = testkit::invalid_utf8_in(*value_);
+        const std::size_t dot = ours.error.rfind('.');
+        const bool not_utf8 =
+            dot != std::string::npos && ours.error.substr(dot + 1) == std::to_string(error_id::invalid_utf8);
+        if (!bad.empty() && !ours.failed) {
+            report_error_only(mismatch::text_verdict, 0, "reference encoder",
+                              "wrote text that is not UTF-8 (" + bad + ", by the kit's own validator)");
+        }
+        if (bad.empty() && ours.failed && not_utf8) {
+            report_error_only(mismatch::text_verdict, 0, "reference encoder",
+                              "refused text as not UTF-8 (" + ours.what +
+                                  "), but the kit's own validator finds every string and key well-formed");
         }
     }
 

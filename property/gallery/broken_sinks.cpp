@@ -17,6 +17,17 @@ struct vector_mutant : over_container<traced_bytes> {
     }
 };
 
+/// A vector sink whose traits declare its room but no growth rule, as a user's may: only the
+/// check after every write ("a write that fits allocates nothing") stands for its allocations.
+template <container_bug Bug>
+struct ruleless_vector_mutant : over_container<traced_bytes> {
+    static const char* const name;
+    static constexpr bool windowed = true;
+    static broken_container_sink<traced_bytes> make(target& t, const run_setup& s, growth_observer* o) {
+        return broken_container_sink<traced_bytes>(t.c, s.window, Bug, o);
+    }
+};
+
 template <container_bug Bug>
 struct string_mutant : over_container<traced_string> {
     static const char* const name;
@@ -88,6 +99,15 @@ const char* const vector_mutant<container_bug::reports_resized_size>::name = "le
 template <>
 const char* const vector_mutant<container_bug::trim_ignores_existing>::name = "vector/trim-ignores-existing";
 template <>
+const char* const vector_mutant<container_bug::moved_from_trims>::name = "vector/moved-from-still-trims";
+template <>
+const char* const vector_mutant<container_bug::position_lags_growth>::name = "vector/position-lags-growth";
+template <>
+const char* const ruleless_vector_mutant<container_bug::reallocates_within_capacity>::name =
+    "vector/reallocates-within-capacity";
+template <>
+const char* const ruleless_vector_mutant<container_bug::none>::name = "vector without a growth rule (control)";
+template <>
 const char* const string_mutant<container_bug::none>::name = "string (control)";
 template <>
 const char* const string_mutant<container_bug::trim_ignores_existing>::name = "string/trim-ignores-existing";
@@ -121,7 +141,10 @@ const char* const seekable_mutant<seek_bug::fast_path_forgets_seek>::name = "see
 
 const std::vector<std::string> vector_properties = {"AllSinksWriteIdenticalBytes",  "TrimToWrittenBytesWhenWritesThrow",
                                                     "CapacityGrowthIgnoresWindow",  "ZeroFillStaysWithinWindow",
-                                                    "AppendsAfterExistingContents", "EmptyWritesChangeNothing"};
+                                                    "AppendsAfterExistingContents", "EmptyWritesChangeNothing",
+                                                    "KeepsWritingAfterAMove"};
+// only the checks after every write can see these: the bytes and the final position are right
+const std::vector<std::string> per_write_properties = {"WriteProgramsMatchAByteArray"};
 const std::vector<std::string> string_properties = {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow",
                                                     "ZeroFillStaysWithinWindow", "LeavesShortBufferWithExactAllocation",
                                                     "AppendsAfterExistingContents"};
@@ -184,7 +207,18 @@ const std::vector<gallery_entry>& all_broken_sinks() {
              "the append fast path is not left when seek() moves the cursor", seekable_properties),
         make(entry<seekable_mutant<seek_bug::library_growth>>(), "004",
              "appending lets std::vector::insert choose the capacity", seekable_properties),
+        make(entry<vector_mutant<container_bug::moved_from_trims>>(), "000",
+             "the moved-from sink keeps the vector and trims it to where the move happened when it goes",
+             vector_properties),
+        make(entry<vector_mutant<container_bug::position_lags_growth>>(), "000",
+             "position() lags by the write that grew until the next fast-path write",
+             {"WriteProgramsMatchAByteArray", "KeepsWritingAfterAMove"}),
+        make(entry<ruleless_vector_mutant<container_bug::reallocates_within_capacity>>(), "000",
+             "a write that needs no more capacity, only a new window, copies the vector into a new allocation "
+             "(traits declare no growth rule)",
+             per_write_properties),
         make(entry<vector_mutant<container_bug::none>>(), "000", "none (control)", vector_properties, true),
+        make(entry<ruleless_vector_mutant<container_bug::none>>(), "000", "none (control)", per_write_properties, true),
         make(entry<string_mutant<container_bug::none>>(), "002", "none (control)", string_properties, true),
         make(entry<chunked_mutant<chunk_bug::none>>(), "003", "none (control)", chunked_properties, true),
         make(entry<seekable_mutant<seek_bug::none>>(), "004", "none (control)", seekable_properties, true),

@@ -54,6 +54,15 @@ enum class container_bug {
     /// the fast path asks for n < room where n <= room is meant: a write that exactly fills the
     /// zero-filled room, an empty one at its end among them, takes the growth path
     fast_path_strict,
+    /// the move constructor copies the container pointer and leaves it in the moved-from sink,
+    /// whose destructor then trims the container to where the move happened
+    moved_from_trims,
+    /// position() is cached, and the growth path forgets to update the cache: until the next
+    /// fast-path write it lags by the write that grew (the trim uses the true position)
+    position_lags_growth,
+    /// when the window is used up but the capacity holds the write, the container is copied into
+    /// a new one of the same capacity instead of being resized within it
+    reallocates_within_capacity,
 };
 
 /// A caller's vector or string, grown through a zero-fill window, trimmed when the sink goes.
@@ -69,8 +78,11 @@ public:
           pos_(other.pos_),
           window_(other.window_),
           bug_(other.bug_),
-          observer_(other.observer_) {
-        other.c_ = nullptr;
+          observer_(other.observer_),
+          lag_(other.lag_) {
+        if (bug_ != container_bug::moved_from_trims) {
+            other.c_ = nullptr;
+        }
     }
     broken_container_sink(const broken_container_sink&) = delete;
     broken_container_sink& operator=(const broken_container_sink&) = delete;
@@ -97,13 +109,14 @@ public:
         if (fits) {
             copy_to(pos_, p, n);
             pos_ += n;
+            lag_ = 0;
             return;
         }
         grow_and_write(p, n);
     }
 
     std::size_t position() const noexcept {
-        return (bug_ == container_bug::reports_resized_size ? c_->size() : pos_) - base_;
+        return (bug_ == container_bug::reports_resized_size ? c_->size() : pos_ - lag_) - base_;
     }
 
 private:
@@ -121,6 +134,14 @@ private:
     std::size_t reserve_for(std::size_t needed) {
         const std::size_t cap = c_->capacity();
         if (needed <= cap) {
+            if constexpr (!is_string) {
+                if (bug_ == container_bug::reallocates_within_capacity) {
+                    Container copy(c_->get_allocator());
+                    copy.reserve(cap);
+                    copy.assign(c_->begin(), c_->end());
+                    c_->swap(copy);
+                }
+            }
             return cap;
         }
         if constexpr (is_string) {
@@ -164,6 +185,7 @@ private:
             copy_to(pos_, p, n);
         }
         pos_ = needed;
+        lag_ = bug_ == container_bug::position_lags_growth ? n : 0;
         if (observer_ != nullptr) {
             observer_->on_growth({before - base_, n, cap, end - before});
         }
@@ -175,6 +197,7 @@ private:
     std::size_t window_;
     container_bug bug_;
     growth_observer* observer_;
+    std::size_t lag_ = 0;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -91,6 +91,14 @@ struct sink_property_weights {
             [] { ::sinkcheck::testkit::appends_after_existing_contents(::sinkcheck::testkit::entry_for<Traits>()); },  \
             ::sinkcheck::testkit::sink_property_weights::programs);                                                    \
     }                                                                                                                  \
+    TEST(Suite, KeepsWritingAfterAMove) {                                                                              \
+        SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::move_constructible,                   \
+                                      "the sink cannot be moved (not move-constructible)")                             \
+        ::sinkcheck::testkit::expect_property(                                                                         \
+            #Suite "/KeepsWritingAfterAMove",                                                                          \
+            [] { ::sinkcheck::testkit::keeps_writing_after_a_move(::sinkcheck::testkit::entry_for<Traits>()); },       \
+            ::sinkcheck::testkit::sink_property_weights::programs);                                                    \
+    }                                                                                                                  \
     TEST(Suite, FixedCapacityEdges) {                                                                                  \
         SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::fixed_capacity,                       \
                                       "the sink has no fixed capacity")                                                \

@@ -35,13 +35,16 @@ enum class mismatch : unsigned {
     leak,              // allocations outlived the encoding
     unexpected_error,  // an exception no sinkcheck component may throw here
     decoder,           // a decoder broke its contract (accepted garbage, wrong offset, ...)
+    text_verdict,      // the reference and the kit's own UTF-8 validator disagree about the value's text
 };
-inline constexpr std::size_t mismatch_kinds = 13;
+/// The last kind above + 1: a kind added after it must move this too, and then needs its name.
+inline constexpr std::size_t mismatch_kinds = static_cast<std::size_t>(mismatch::text_verdict) + 1;
 
 inline const char* mismatch_name(mismatch m) noexcept {
-    static constexpr const char* names[mismatch_kinds] = {
+    static constexpr const char* names[] = {
         "sink-bytes", "sink-error", "oracle-bytes", "oracle-error", "error-id",         "round-trip", "capacity-trace",
-        "zero-fill",  "model",      "prefix",       "leak",         "unexpected-error", "decoder"};
+        "zero-fill",  "model",      "prefix",       "leak",         "unexpected-error", "decoder",    "text-verdict"};
+    static_assert(sizeof(names) / sizeof(names[0]) == mismatch_kinds, "a mismatch kind without its name");
     const auto i = static_cast<std::size_t>(m);
     return i < mismatch_kinds ? names[i] : "?";
 }

@@ -186,19 +186,35 @@ inline std::string utf8_of(std::uint32_t cp) {
     return s;
 }
 
-/// Sequences RFC 3629 forbids: stray continuation, 0xFF, overlong NUL and '/', a UTF-16
-/// surrogate, a code point above U+10FFFF, a truncated four-byte sequence, an F5 lead.
+/// Sequences RFC 3629 forbids, every class of them: stray continuation bytes (one, and a run),
+/// leads that never start a sequence (C0, C1, F5-FF), overlong forms of every length (NUL and '/'
+/// in two bytes, U+07FF in three, U+FFFF in four), both ends of the UTF-16 surrogates (ED A0 80,
+/// ED BF BF), code points above U+10FFFF (F4 90 80 80, F7 BF BF BF), and sequences cut short by
+/// the next byte or by the end of the text (a piece may be the last of a string).
 inline const std::vector<std::string>& invalid_utf8_pieces() {
     static const std::vector<std::string> v = {"\x80",
+                                               "\xBF\x80",
                                                "\xFF",
+                                               "\xFE",
+                                               "\xF8\x88\x80\x80\x80",
                                                "\xC0\x80",
                                                "\xC0\xAF",
+                                               "\xC1\xBF",
                                                "\xE0\x80\x80",
+                                               "\xE0\x9F\xBF",
+                                               "\xF0\x8F\xBF\xBF",
                                                "\xED\xA0\x80",
+                                               "\xED\xBF\xBF",
                                                "\xF4\x90\x80\x80",
-                                               "\xF0\x9F\x98",
+                                               "\xF7\xBF\xBF\xBF",
                                                "\xF5\x80\x80\x80",
-                                               "\xC3"};
+                                               "\xF0\x9F\x98",
+                                               "\xE2\x82",
+                                               "\xC3",
+                                               "\xE2\x82"
+                                               "A",
+                                               "\xC3"
+                                               "A"};
     return v;
 }
 

@@ -19,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -89,27 +90,47 @@ struct run_record {
     std::string leaks;
     /// Chunk capacities as the chunked sink reports them (chunked sinks only).
     std::vector<std::size_t> chunks;
+    /// The first invariant broken right after a write, "" when none was: position() equal to the
+    /// bytes accepted, a write that fits in the room allocating nothing (traits `room`), the
+    /// sink's own consistency check (traits `check_consistency`).
+    std::string invariant;
+};
+
+/// What a recorder looks at after every write, besides the write itself; each may be empty.
+struct probes {
+    /// bytes writable ahead of the cursor, measured on the target
+    std::function<std::size_t()> ahead;
+    /// bytes the sink can take without allocating
+    std::function<std::size_t()> room;
+    /// what is inconsistent in the sink's state ("" when nothing is)
+    std::function<std::string()> consistency;
+    /// the target's allocations (for "a write that fits allocates nothing")
+    const allocation_log* log = nullptr;
 };
 
 /// Sits between the encoder (or a write program) and the sink: counts and records every write,
-/// keeps the model of what the target should hold (a plain byte array and a cursor), and
-/// forwards seek() when the sink has one.
+/// keeps the model of what the target should hold (a plain byte array and a cursor), checks the
+/// invariants after every write that returned (not only at the end, where a slip that heals
+/// itself by then would hide), and forwards seek() when the sink has one.
 template <class Sink>
 class recorder {
 public:
-    recorder(Sink& sink, run_record& r, std::function<std::size_t()> ahead)
-        : sink_(&sink), r_(&r), ahead_(std::move(ahead)) {}
+    recorder(Sink& sink, run_record& r, probes p) : sink_(&sink), r_(&r), probes_(std::move(p)) {}
 
     void write(std::uint8_t b) {
+        const before was = look();
         r_->writes.push_back(1);
         sink_->write(b);
         place(&b, 1);
+        check(was, 1);
     }
 
     void write(const std::uint8_t* p, std::size_t n) {
+        const before was = look();
         r_->writes.push_back(n);
         sink_->write(p, n);
         place(p, n);
+        check(was, n);
     }
 
     std::size_t position() const { return sink_->position(); }
@@ -132,19 +153,79 @@ private:
             std::copy(p, p + n, m.begin() + static_cast<std::ptrdiff_t>(cursor_));
             cursor_ += n;
         }
-        if (ahead_) {
-            const std::size_t a = ahead_();
+        if (probes_.ahead) {
+            const std::size_t a = probes_.ahead();
             if (r_->max_ahead_after_write == none || a > r_->max_ahead_after_write) {
                 r_->max_ahead_after_write = a;
             }
         }
     }
 
+    struct before {
+        std::size_t room = none;
+        std::size_t allocations = 0;
+    };
+
+    before look() const {
+        before b;
+        if (probes_.room && probes_.log != nullptr) {
+            b.room = probes_.room();
+            b.allocations = probes_.log->allocations();
+        }
+        return b;
+    }
+
+    void check(const before& was, std::size_t n) {
+        if (!r_->invariant.empty()) {
+            return;  // the first one broken is the one reported
+        }
+        const std::string call = "after write call #" + std::to_string(r_->writes.size()) + " (" + std::to_string(n) +
+                                 (n == 1 ? " byte)" : " bytes)");
+        const std::size_t pos = sink_->position();
+        if (pos != cursor_) {
+            r_->invariant = call + ": position() " + std::to_string(pos) + ", but the writes put the cursor at byte " +
+                            std::to_string(cursor_);
+        } else if (was.room != none && n <= was.room && probes_.log->allocations() != was.allocations) {
+            r_->invariant = call + ": the write fitted in the " + std::to_string(was.room) +
+                            " bytes of room the sink had, yet it allocated " +
+                            std::to_string(probes_.log->allocations() - was.allocations) + " time(s)";
+        } else if (probes_.consistency) {
+            const std::string wrong = probes_.consistency();
+            if (!wrong.empty()) {
+                r_->invariant = call + ": " + wrong;
+            }
+        }
+    }
+
     Sink* sink_;
     run_record* r_;
-    std::function<std::size_t()> ahead_;
+    probes probes_;
     std::size_t cursor_ = 0;
 };
+
+/// The exception that ended a run, recorded in r (rethrow it inside a try).
+inline void record_exception(run_record& r, const run_setup& setup) {
+    try {
+        throw;
+    } catch (const encode_error& e) {
+        r.how = outcome::refused;
+        r.error_id = e.id();
+        r.error = e.what();
+    } catch (const injected_fault& e) {
+        r.how = outcome::write_fault;
+        r.error = e.what();
+    } catch (const sinkcheck::sink_error& e) {
+        r.how = outcome::sink_error;
+        r.error = e.what();
+        r.error_position = e.position();
+    } catch (const std::bad_alloc& e) {
+        r.how = setup.alloc_fault != 0 ? outcome::alloc_fault : outcome::other;
+        r.error = e.what();
+    } catch (const std::exception& e) {
+        r.how = outcome::other;
+        r.error = e.what();
+    }
+}
 
 /// Runs body(sink) on a fresh sink described by traits T (sink_traits.hpp), through a fault
 /// injector and a recorder, and reports everything the properties look at.
@@ -168,7 +249,9 @@ run_record drive(const run_setup& setup, Body&& body) {
                 if (setup.write_fault != 0) {
                     faulty.fail_at_write(setup.write_fault);
                 }
-                recorder<fault_sink<decltype(sink)>> rec(faulty, r, traits::ahead(sink, t));
+                recorder<fault_sink<decltype(sink)>> rec(
+                    faulty, r,
+                    probes{traits::ahead(sink, t), traits::room(sink, t), traits::consistency(sink, t), log.get()});
                 body(rec);
             } catch (...) {
                 r.position = sink.position();
@@ -179,23 +262,8 @@ run_record drive(const run_setup& setup, Body&& body) {
             r.position = sink.position();
             traits::capture(sink, t);
             allocations_before_destructor = log->allocations();
-        } catch (const encode_error& e) {
-            r.how = outcome::refused;
-            r.error_id = e.id();
-            r.error = e.what();
-        } catch (const injected_fault& e) {
-            r.how = outcome::write_fault;
-            r.error = e.what();
-        } catch (const sinkcheck::sink_error& e) {
-            r.how = outcome::sink_error;
-            r.error = e.what();
-            r.error_position = e.position();
-        } catch (const std::bad_alloc& e) {
-            r.how = setup.alloc_fault != 0 ? outcome::alloc_fault : outcome::other;
-            r.error = e.what();
-        } catch (const std::exception& e) {
-            r.how = outcome::other;
-            r.error = e.what();
+        } catch (...) {
+            record_exception(r, setup);
         }
         r.allocations_in_destructor = log->allocations() - allocations_before_destructor;
         log->disarm();
@@ -210,6 +278,99 @@ run_record drive(const run_setup& setup, Body&& body) {
     return r;
 }
 
+/// How a write program is split by a move of the sink: the first `split` ops go through the sink
+/// made over the target, the rest through the one it was moved into.
+struct move_plan {
+    enum class death { at_once, moved_from_first, owner_first };
+    std::size_t split = 0;
+    /// move-assign into a sink made over a second target (which must then hold only what it held
+    /// before), instead of move-constructing a new one
+    bool assign = false;
+    /// when the moved-from sink is destroyed: right after the move, or at the end, before or
+    /// after the new owner (also while an exception unwinds)
+    death order = death::at_once;
+};
+
+struct moved_record {
+    run_record run;
+    /// what the second target holds at the end (move assignment only)
+    std::vector<std::uint8_t> spare;
+};
+
+/// Forwards writes to whichever sink owns the stream now.
+template <class Sink>
+struct relay {
+    Sink* current;
+    void write(std::uint8_t b) { current->write(b); }
+    void write(const std::uint8_t* p, std::size_t n) { current->write(p, n); }
+    std::size_t position() const { return current->position(); }
+};
+
+/// Runs prog on a sink described by traits T, moved into a new owner after plan.split ops (only
+/// for a move-constructible sink, and with plan.assign a move-assignable one).
+template <class T>
+moved_record drive_moved(const run_setup& setup, const write_program& prog, const move_plan& plan) {
+    using traits = sink_traits<T>;
+    using sink_type = typename traits::sink_type;
+    moved_record m;
+    run_record& r = m.run;
+    auto log = std::make_shared<allocation_log>();
+    write_program first;
+    write_program rest;
+    const auto cut = prog.ops.begin() + static_cast<std::ptrdiff_t>(std::min(plan.split, prog.ops.size()));
+    first.ops.assign(prog.ops.begin(), cut);
+    rest.ops.assign(cut, prog.ops.end());
+    {
+        typename traits::holder held(setup, log);
+        typename traits::holder spare(setup, log);
+        try {
+            // slots[1] is destroyed before slots[0], on the way out and while unwinding alike
+            std::optional<sink_type> slots[2];
+            const bool owner_first = plan.order == move_plan::death::owner_first;
+            std::optional<sink_type>& from = slots[owner_first ? 0 : 1];
+            std::optional<sink_type>& owner = slots[owner_first ? 1 : 0];
+            from.emplace(traits::make(held.t, setup, nullptr));
+            relay<sink_type> to{&*from};
+            try {
+                fault_sink<relay<sink_type>> faulty(to);
+                if (setup.write_fault != 0) {
+                    faulty.fail_at_write(setup.write_fault);
+                }
+                recorder<fault_sink<relay<sink_type>>> rec(faulty, r, probes{});
+                std::size_t size = 0;
+                play(first, rec, size);
+                if constexpr (traits::move_assignable) {
+                    if (plan.assign) {
+                        owner.emplace(traits::make(spare.t, setup, nullptr));
+                        *owner = std::move(*from);
+                    }
+                }
+                if (!owner) {
+                    owner.emplace(std::move(*from));
+                }
+                to.current = &*owner;
+                if (plan.order == move_plan::death::at_once) {
+                    from.reset();
+                }
+                play(rest, rec, size);
+            } catch (...) {
+                r.position = to.current->position();
+                traits::capture(*to.current, held.t);
+                throw;  // both sinks are destroyed while this exception unwinds
+            }
+            r.position = owner->position();
+            traits::capture(*owner, held.t);
+        } catch (...) {
+            record_exception(r, setup);
+        }
+        log->disarm();
+        r.bytes = traits::contents(held.t);
+        m.spare = traits::contents(spare.t);
+    }
+    r.leaks = log->leak_report();
+    return m;
+}
+
 /// A sink under test, with the value type erased so lists of them can be iterated.
 struct sut_entry {
     std::string name;
@@ -221,12 +382,16 @@ struct sut_entry {
     bool appends = false;
     /// the target's stream fails at run_setup::stream_limit bytes
     bool streams = false;
+    bool move_constructible = false;
+    bool move_assignable = false;
     /// the growth rule's description; "" when the sink declares none
     std::string growth;
     /// the allocation sizes its growth rule expects for these write lengths
     std::function<std::vector<std::size_t>(const std::vector<std::size_t>&, const run_setup&)> expected_allocations;
     std::function<run_record(format, const nlohmann::json&, const encode_options&, const run_setup&)> encode;
     std::function<run_record(const write_program&, const run_setup&)> program;
+    /// the program with the sink moved part way (empty for a sink that cannot be moved)
+    std::function<moved_record(const write_program&, const run_setup&, const move_plan&)> moved_program;
 };
 
 /// The entry for the sink described by traits T.
@@ -241,6 +406,8 @@ sut_entry entry() {
     e.fixed_capacity = traits::fixed_capacity;
     e.appends = traits::appends;
     e.streams = traits::streams;
+    e.move_constructible = traits::move_constructible;
+    e.move_assignable = traits::move_constructible && traits::move_assignable;
     e.growth = std::string(traits::growth_description());
     e.expected_allocations = &traits::expected_allocations;
     e.encode = [](format f, const nlohmann::json& j, const encode_options& o, const run_setup& s) {
@@ -252,6 +419,11 @@ sut_entry entry() {
             play(prog, sink, size);
         });
     };
+    if constexpr (traits::move_constructible) {
+        e.moved_program = [](const write_program& prog, const run_setup& s, const move_plan& plan) {
+            return drive_moved<T>(s, prog, plan);
+        };
+    }
     return e;
 }
 

@@ -261,6 +261,9 @@ inline void require_sound(const run_record& r, const where& w, bool stores, bool
     if (r.how == outcome::other || r.how == outcome::sink_error) {
         RC_FAIL(w.describe() + ": " + outcome_of(r));
     }
+    if (!r.invariant.empty()) {
+        RC_FAIL(w.describe() + ": " + r.invariant);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -804,6 +807,52 @@ inline void failing_stream_is_reported(const sut_entry& s) {
         RC_FAIL(bytes_report(at.describe() + ": the stream does not begin with the writes that returned", r.model,
                              r.bytes, no_document, format::cbor, {}));
     }
+}
+
+/// Any movable sink: moved part way through a write program (move-constructed, or move-assigned
+/// over a sink on a second target when it can be), with a throw at one write now and then, the
+/// new owner goes on writing where the old one stopped and only it trims: the target holds its
+/// earlier bytes and exactly the writes that returned, whether the moved-from sink is destroyed
+/// at once, before the new owner or after it (while an exception unwinds too); the second target
+/// holds only what it held before; position() counts every byte written through either.
+inline void keeps_writing_after_a_move(const sut_entry& s) {
+    const auto prog = *write_program_gen(false, true);
+    move_plan plan;
+    plan.split = *rc::gen::inRange<std::size_t>(0, prog.ops.size() + 1);
+    plan.assign = s.move_assignable && *rc::gen::arbitrary<bool>();
+    plan.order = static_cast<move_plan::death>(*rc::gen::inRange(0, 3));
+    const std::size_t w = s.windowed ? (*window_gen()).bytes : default_window;
+    run_setup setup = program_setup(prog, w);
+    if (s.appends && *rc::gen::arbitrary<bool>()) {
+        setup.existing = *existing_contents_gen();
+    }
+    static constexpr const char* deaths[] = {"destroyed at once", "destroyed first", "destroyed last"};
+    const where at{s.name, window_of(s, w),
+                   std::string(plan.assign ? "move-assigned" : "move-constructed") + " after op " +
+                       std::to_string(plan.split) + " of " + std::to_string(prog.ops.size()) +
+                       ", the moved-from sink " + deaths[static_cast<int>(plan.order)] +
+                       (setup.existing.empty() ? "" : ", " + std::to_string(setup.existing.size()) + " bytes before")};
+    RC_CLASSIFY(setup.write_fault != 0, "with a fault");
+    moved_record m = s.moved_program(prog, setup, plan);
+    run_record& r = m.run;
+    if (r.how != outcome::completed && r.how != outcome::write_fault) {
+        RC_FAIL(at.describe() + ": " + outcome_of(r));
+    }
+    if (s.stores) {
+        std::vector<std::uint8_t> expected = setup.existing;
+        expected.insert(expected.end(), r.model.begin(), r.model.end());
+        if (r.bytes != expected) {
+            RC_FAIL(bytes_report(at.describe() + " after " + outcome_of(r) +
+                                     ": the target does not hold its earlier bytes and the writes that returned",
+                                 expected, r.bytes, no_document, format::cbor, {}));
+        }
+        if (plan.assign && m.spare != setup.existing) {
+            RC_FAIL(bytes_report(at.describe() + ": the target of the sink assigned over holds other bytes than before",
+                                 setup.existing, m.spare, no_document, format::cbor, {}));
+        }
+        r.bytes.erase(r.bytes.begin(), r.bytes.begin() + static_cast<std::ptrdiff_t>(setup.existing.size()));
+    }
+    require_sound(r, at, s.stores);
 }
 
 inline void seek_programs_match_a_byte_array(const sut_entry& seekable) { write_programs_match_a_byte_array(seekable); }

@@ -5,7 +5,8 @@
 // (window, first chunk and cap drawn independently, fixed capacity). Every sink of the list runs
 // it through the kit's harness (harness.hpp), and each run must hold what the properties demand:
 // the target holds exactly the bytes of the writes that returned, where they went; position()
-// counts them; the only exceptions are the armed fault and a fixed-capacity sink's overflow;
+// counts them after every write, a write that fits in the room allocates nothing and the sink's
+// own consistency check holds (the invariants harness.hpp checks after each write); the only exceptions are the armed fault and a fixed-capacity sink's overflow;
 // nothing leaks and the destructor does not allocate; a declared growth rule is followed (a prefix
 // of it after a fault); every growth of a windowed sink makes at most max(window, write) bytes
 // writable; chunk sizes reported equal the chunks allocated. A broken promise prints the program
@@ -173,6 +174,9 @@ void fuzz_one_sink(const fuzz_program& p, std::size_t site) {
     if (!seeks && r.position != r.model.size()) {
         fail(fuzz::mismatch::model, "position() " + std::to_string(r.position) + " after writes of " +
                                         std::to_string(r.model.size()) + " bytes");
+    }
+    if (!r.invariant.empty()) {
+        fail(fuzz::mismatch::model, r.invariant);
     }
     if (!r.leaks.empty()) {
         fail(fuzz::mismatch::leak, r.leaks);

@@ -23,7 +23,11 @@
 // (the sink writes into a stream that its target makes fail at run_setup::stream_limit bytes); `make(target&, const run_setup&, growth_observer*)`; `capture(sink&, target&)` (read owned bytes before the sink
 // dies); `ahead(sink&, target&)` (bytes writable past the cursor, measured on the target);
 // `using growth = <rule>` (a struct with `description` and `allocations(writes, setup)`, such as
-// vector_doubling below). A sink is seekable when the object make() returns has seek(pos).
+// vector_doubling below); `room(sink&, target&)` (bytes the sink takes without allocating: a write
+// that fits must allocate nothing); `check_consistency(sink&, target&)` (a string saying what is
+// inconsistent in its state, "" when nothing is; called after every write, as folly's
+// checkConsistency). A sink is seekable when the object make() returns has seek(pos), movable
+// when it is move-constructible (the move properties run on it).
 #pragma once
 
 #include <algorithm>
@@ -40,6 +44,7 @@
 
 #include "sinkcheck/instrument/tracing_allocator.hpp"
 #include "sinkcheck/options.hpp"
+#include "sinkcheck/sink/detail/container_sink.hpp"  // default_window, unlimited_window
 #include "sinkcheck/sink/growth_observer.hpp"
 
 namespace sinkcheck::testkit {
@@ -220,6 +225,19 @@ struct has_capture<T, Sink,
     : std::true_type {};
 
 template <class T, class Sink, class = void>
+struct has_room : std::false_type {};
+template <class T, class Sink>
+struct has_room<T, Sink, std::void_t<decltype(T::room(std::declval<Sink&>(), std::declval<typename T::target&>()))>>
+    : std::true_type {};
+
+template <class T, class Sink, class = void>
+struct has_consistency : std::false_type {};
+template <class T, class Sink>
+struct has_consistency<
+    T, Sink, std::void_t<decltype(T::check_consistency(std::declval<Sink&>(), std::declval<typename T::target&>()))>>
+    : std::true_type {};
+
+template <class T, class Sink, class = void>
 struct has_ahead : std::false_type {};
 template <class T, class Sink>
 struct has_ahead<T, Sink, std::void_t<decltype(T::ahead(std::declval<Sink&>(), std::declval<typename T::target&>()))>>
@@ -315,6 +333,32 @@ struct sink_traits {
             return {};
         }
     }
+
+    /// Bytes the sink can take right now without allocating (traits `room`); empty without one.
+    static std::function<std::size_t()> room(sink_type& sink, target_type& t) {
+        if constexpr (detail::has_room<T, sink_type>::value) {
+            return [&sink, &t] { return static_cast<std::size_t>(T::room(sink, t)); };
+        } else {
+            (void)sink;
+            (void)t;
+            return {};
+        }
+    }
+
+    /// What is inconsistent in the sink's state right now, "" when nothing is (traits
+    /// `check_consistency`); empty without one.
+    static std::function<std::string()> consistency(sink_type& sink, target_type& t) {
+        if constexpr (detail::has_consistency<T, sink_type>::value) {
+            return [&sink, &t] { return std::string(T::check_consistency(sink, t)); };
+        } else {
+            (void)sink;
+            (void)t;
+            return {};
+        }
+    }
+
+    static constexpr bool move_constructible = std::is_move_constructible_v<sink_type>;
+    static constexpr bool move_assignable = std::is_move_assignable_v<sink_type>;
 
     /// The allocations the growth rule expects for these writes (empty without a rule).
     static std::vector<std::size_t> expected_allocations(const std::vector<std::size_t>& writes, const run_setup& s) {

@@ -55,15 +55,19 @@ std::vector<std::uint8_t> bytes_of(const Container& c) {
 template <class Container>
 struct container_target {
     Container c;
+    /// what the container held before the sink was made
+    std::size_t base;
     container_target(const run_setup& s, std::shared_ptr<allocation_log> log)
-        : c(typename Container::allocator_type(std::move(log))) {
+        : c(typename Container::allocator_type(std::move(log))), base(s.existing.size()) {
         for (std::uint8_t b : s.existing) {
             c.push_back(static_cast<typename Container::value_type>(b));
         }
     }
 };
 
-template <class Container>
+/// Floor: a capacity below it is grown on the next growth even when the write would fit (seed
+/// 000's 64-byte minimum), so only a capacity of at least Floor counts as room.
+template <class Container, std::size_t Floor = 0>
 struct over_container {
     static constexpr bool stores = true;
     static constexpr bool appends = true;
@@ -74,9 +78,23 @@ struct over_container {
     static std::function<std::size_t()> ahead(Sink& s, target& t) {
         return [&s, &t] { return t.c.size() - s.position(); };
     }
+    template <class Sink>
+    static std::size_t room(Sink& s, target& t) {
+        const std::size_t used = t.base + s.position();
+        return t.c.capacity() >= Floor && t.c.capacity() > used ? t.c.capacity() - used : 0;
+    }
+    /// The bytes written live in the container until the sink goes (past them: the window).
+    template <class Sink>
+    static std::string check_consistency(Sink& s, target& t) {
+        if (t.c.size() < t.base + s.position()) {
+            return "the container holds " + std::to_string(t.c.size()) + " bytes, fewer than its earlier " +
+                   std::to_string(t.base) + " and the " + std::to_string(s.position()) + " written";
+        }
+        return {};
+    }
 };
 
-struct vector_sink_traits : over_container<traced_bytes> {
+struct vector_sink_traits : over_container<traced_bytes, sinkcheck::detail::min_vector_capacity> {
     static constexpr const char* name = "vector";
     static constexpr const char* description =
         "caller's std::vector, geometric growth, zero-fills a window ahead (seed 000)";
@@ -87,7 +105,7 @@ struct vector_sink_traits : over_container<traced_bytes> {
     }
 };
 
-struct legacy_vector_sink_traits : over_container<traced_bytes> {
+struct legacy_vector_sink_traits : over_container<traced_bytes, sinkcheck::detail::min_vector_capacity> {
     static constexpr const char* name = "legacy_vector";
     static constexpr const char* description =
         "caller's std::vector, zero-fills the whole new capacity (before seed 000)";
@@ -136,6 +154,9 @@ struct memory_writer_like : owning {
         w.set_observer(o);
         return w;
     }
+    static std::size_t room(Writer& w, target&) {
+        return w.capacity() > w.position() ? w.capacity() - w.position() : 0;  // a seek may pass the capacity
+    }
     static void capture(Writer& w, target& t) {
         const auto& b = w.bytes();
         t.bytes.assign(b.begin(), b.end());
@@ -168,6 +189,25 @@ struct chunked_sink_traits : owning {
     using sink_type = basic_chunked_sink<byte_alloc>;
     static sink_type make(target& t, const run_setup& s, growth_observer*) {
         return sink_type(s.first_chunk, s.max_chunk, byte_alloc(t.log));
+    }
+    static std::size_t room(sink_type& sink, target&) {
+        const auto chunks = sink.chunks();
+        return chunks.empty() ? 0 : chunks.back().capacity - chunks.back().size;
+    }
+    /// The chunks hold exactly position() bytes, none more than it was allocated with.
+    static std::string check_consistency(sink_type& sink, target&) {
+        std::size_t held = 0;
+        for (const auto& c : sink.chunks()) {
+            if (c.size > c.capacity) {
+                return "a chunk of " + std::to_string(c.capacity) + " bytes holds " + std::to_string(c.size);
+            }
+            held += c.size;
+        }
+        if (held != sink.position()) {
+            return "the chunks hold " + std::to_string(held) + " bytes, position() is " +
+                   std::to_string(sink.position());
+        }
+        return {};
     }
     static void capture(sink_type& sink, target& t) {
         t.bytes = sink.flatten();

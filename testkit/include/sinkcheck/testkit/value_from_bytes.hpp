@@ -162,11 +162,18 @@ private:
     }
 
     /// Opens depth arrays inside `at`, one in another; later values go into the innermost.
+    /// A chain of n arrays below `at`, left open so later ops fill the innermost and close them one
+    /// by one; half the time n sits around the walker's inline stack size or a multiple of it
+    /// (edges::nesting_depths), and one time in four every level also holds a sibling array
+    /// before the inner one, so the walker's stack goes up and down at every depth (a tree, not
+    /// only a chain: the walker slip "32 nested arrays whose innermost holds [1],[2]" needs both).
     void nest(Json& at) {
-        static constexpr std::size_t depths[] = {2, 8, 33, 199, 200, 201};
+        static constexpr std::size_t depths[] = {2, 8, 199, 200, 201};
         static constexpr std::size_t deep[] = {500, 5000, 20000};
         const bool deep_one = rare();
-        std::size_t n = deep_one ? pick(deep) : pick(depths);
+        const std::uint8_t how = in_.ConsumeIntegral<std::uint8_t>();
+        const bool tree = (how & 3U) == 0;
+        std::size_t n = deep_one ? pick(deep) : (how & 4U) != 0 ? pick(testkit::edges::nesting_depths) : pick(depths);
         // nests add up; past 1,000 levels only once a rare deep one was picked
         deep_allowed_ = deep_allowed_ || deep_one;
         const std::size_t limit = deep_allowed_ ? limits_.max_depth : std::min<std::size_t>(limits_.max_depth, 1000);
@@ -176,6 +183,10 @@ private:
         }
         open_.push_back(cur);
         while (n-- > 1 && open_.size() < limit) {
+            if (tree) {
+                cur->push_back(Json::array({Json(open_.size())}));
+                ++nodes_;
+            }
             cur->push_back(Json::array());
             cur = &cur->back();
             open_.push_back(cur);
