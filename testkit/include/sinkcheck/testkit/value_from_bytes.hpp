@@ -172,7 +172,7 @@ private:
         static constexpr std::size_t deep[] = {500, 5000, 20000};
         const bool deep_one = rare();
         const std::uint8_t how = in_.ConsumeIntegral<std::uint8_t>();
-        const bool tree = (how & 3U) == 0;
+        const bool tree = (how & 3U) == 3;  // zero (where shrinking goes) is the plain chain
         std::size_t n = deep_one ? pick(deep) : (how & 4U) != 0 ? pick(testkit::edges::nesting_depths) : pick(depths);
         // nests add up; past 1,000 levels only once a rare deep one was picked
         deep_allowed_ = deep_allowed_ || deep_one;
