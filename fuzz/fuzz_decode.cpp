@@ -16,7 +16,7 @@
 #include "sinkcheck/format/bon8_decoder.hpp"
 #include "sinkcheck/sink/memory_writer.hpp"
 #include "sinkcheck/testkit/fuzz_report.hpp"
-#include "support/same_value.hpp"
+#include "sinkcheck/testkit/same_value.hpp"
 
 namespace {
 
@@ -59,9 +59,11 @@ void check_bon8(const std::uint8_t* data, std::size_t size) {
     } catch (const std::exception& e) {
         finding(mismatch::round_trip, 1, "decode_bon8 of encode_bon8's output", e.what());
     }
-    if (const auto where = sinkcheck::fuzz::first_difference(sinkcheck::format::bon8, value, again)) {
+    using sinkcheck::testkit::first_value_difference;
+    if (const auto where =
+            first_value_difference(sinkcheck::testkit::policy_of(sinkcheck::format::bon8), value, again)) {
         finding(mismatch::round_trip, 2, "decode(encode(decode(input)))",
-                "differs from decode(input) at '" + *where + "'");
+                "differs from decode(input) at '" + where->pointer + "'");
     }
 }
 

@@ -12,7 +12,6 @@
 //     BSON binary always has a subtype, 0 by default).
 // Anything else is a failure: exit 1.
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -21,6 +20,7 @@
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/oracle.hpp"
 #include "sinkcheck/testkit/registry.hpp"
+#include "sinkcheck/testkit/same_value.hpp"
 
 namespace sinkcheck::cli {
 namespace {
@@ -126,136 +126,22 @@ std::string disagreement(const outcome& got, const outcome& want, bool size_only
 
 // ---- round trip ---------------------------------------------------------------------------------
 
-bool integral(const json& v) { return v.is_number_integer(); }  // signed or unsigned
-
-bool same_integer(const json& a, const json& b) {
-    const bool a_negative = a.is_number_integer() && !a.is_number_unsigned() && a.get<std::int64_t>() < 0;
-    const bool b_negative = b.is_number_integer() && !b.is_number_unsigned() && b.get<std::int64_t>() < 0;
-    if (a_negative || b_negative) {
-        return a_negative && b_negative && a.get<std::int64_t>() == b.get<std::int64_t>();
+/// "" when decoded is original as format f holds it (the kit's one value equality), else where and
+/// what differs.
+std::string first_difference(const json& original, const json& decoded, format f) {
+    const auto d = testkit::first_value_difference(testkit::policy_of(f), original, decoded);
+    if (!d) {
+        return "";
     }
-    return a.get<std::uint64_t>() == b.get<std::uint64_t>();
-}
-
-bool same_float(double a, double b) {
-    return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b));
-}
-
-/// Formats without a binary type write binary as an array of its bytes (formats.md §4, §7.3).
-bool binary_as_array(format f) { return f == format::ubjson || f == format::bjdata || f == format::bon8; }
-
-/// "" when decoded is original as format f holds it (a non-container pair, or the heads of two
-/// containers); else what differs.
-std::string node_difference(const json& original, const json& decoded, format f) {
     const auto describe = [](const json& v) {
         return v.is_array() || v.is_object() ? std::string(v.type_name()) + " of " + std::to_string(v.size())
                                              : to_text(v, -1, "");
     };
-    std::string mismatch = "decoded " + describe(decoded) + ", want " + describe(original);
-    if (original.is_binary()) {
-        const auto& b = original.get_binary();
-        if (binary_as_array(f)) {
-            if (!decoded.is_array() || decoded.size() != b.size()) {
-                return mismatch;
-            }
-            for (std::size_t i = 0; i < b.size(); ++i) {
-                if (!integral(decoded[i]) || !same_integer(decoded[i], json(b[i]))) {
-                    return mismatch;
-                }
-            }
-            return "";
-        }
-        if (!decoded.is_binary()) {
-            return mismatch;
-        }
-        const auto& d = decoded.get_binary();
-        // BSON has no binary without a subtype: nlohmann writes 0x00 and reads it back as 0
-        const bool has = f == format::bson || b.has_subtype();
-        const std::uint64_t sub = b.has_subtype() ? b.subtype() : 0;
-        const bool same =
-            static_cast<const std::vector<std::uint8_t>&>(b) == static_cast<const std::vector<std::uint8_t>&>(d) &&
-            d.has_subtype() == has && (!has || d.subtype() == sub);
-        return same ? "" : mismatch;
+    const std::string where = "at '" + d->pointer + "': ";
+    if (d->decoded == nullptr) {
+        return where + "missing from the decoded object, want " + describe(*d->original);
     }
-    if (original.is_number_float()) {
-        return decoded.is_number_float() && same_float(original.get<double>(), decoded.get<double>()) ? "" : mismatch;
-    }
-    if (integral(original)) {
-        return integral(decoded) && same_integer(original, decoded) ? "" : mismatch;
-    }
-    if (original.type() != decoded.type()) {
-        return mismatch;
-    }
-    if (original.is_array() || original.is_object()) {
-        return original.size() == decoded.size() ? "" : mismatch;
-    }
-    return original == decoded ? "" : mismatch;
-}
-
-/// The first place where decoded is not original (iterative: any depth), or "".
-std::string first_difference(const json& original, const json& decoded, format f) {
-    struct frame {
-        const json* a;
-        const json* b;
-        std::size_t index = 0;
-        json::object_t::const_iterator ait{}, bit{};
-        bool started = false;
-    };
-    std::vector<frame> stack;
-    const auto where = [&]() {
-        std::string pointer;
-        for (const frame& fr : stack) {
-            detail::append_pointer_token(pointer, fr.a->is_object() ? fr.ait->first : std::to_string(fr.index));
-        }
-        return "at '" + pointer + "': ";
-    };
-    const auto visit = [&](const json& a, const json& b) -> std::string {
-        std::string d = node_difference(a, b, f);
-        if (d.empty() && (a.is_array() || a.is_object()) && !a.empty()) {
-            stack.push_back(frame{&a, &b});
-        }
-        return d;
-    };
-    if (std::string d = visit(original, decoded); !d.empty()) {
-        return where() + d;
-    }
-    while (!stack.empty()) {
-        frame& fr = stack.back();
-        const json *a = nullptr, *b = nullptr;
-        if (fr.a->is_object()) {
-            if (fr.started) {
-                ++fr.ait;
-                ++fr.bit;
-            } else {
-                fr.ait = fr.a->get_ref<const json::object_t&>().begin();
-                fr.bit = fr.b->get_ref<const json::object_t&>().begin();
-            }
-            fr.started = true;
-            if (fr.ait != fr.a->get_ref<const json::object_t&>().end()) {
-                if (fr.ait->first != fr.bit->first) {
-                    return where() + "decoded key \"" + fr.bit->first + "\" where the value has \"" + fr.ait->first +
-                           "\"";
-                }
-                a = &fr.ait->second;
-                b = &fr.bit->second;
-            }
-        } else {
-            fr.index += fr.started ? 1 : 0;
-            fr.started = true;
-            if (fr.index < fr.a->size()) {
-                a = &(*fr.a)[fr.index];
-                b = &(*fr.b)[fr.index];
-            }
-        }
-        if (a == nullptr) {
-            stack.pop_back();
-            continue;
-        }
-        if (std::string d = visit(*a, *b); !d.empty()) {
-            return where() + d;
-        }
-    }
-    return "";
+    return where + "decoded " + describe(*d->decoded) + ", want " + describe(*d->original);
 }
 
 // ---- one format -----------------------------------------------------------------------------

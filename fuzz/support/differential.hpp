@@ -32,9 +32,9 @@
 #include "sinkcheck/format/bon8_decoder.hpp"
 #include "sinkcheck/oracle.hpp"
 #include "sinkcheck/testkit/fuzz_report.hpp"
+#include "sinkcheck/testkit/same_value.hpp"
 #include "sinkcheck/testkit/utf8_oracle.hpp"
 #include "sinkcheck/testkit/value_from_bytes.hpp"
-#include "support/same_value.hpp"
 #include "support/sinks.hpp"
 
 namespace sinkcheck::fuzz {
@@ -238,8 +238,8 @@ private:
         } catch (const std::exception& e) {
             report_error_only(mismatch::round_trip, 0, "decoder", e.what());
         }
-        if (const auto where = first_difference(fmt, *value_, back)) {
-            std::string text = "decoded value differs at '" + *where + "'";
+        if (const auto where = testkit::first_value_difference(testkit::policy_of(fmt), *value_, back)) {
+            std::string text = "decoded value differs at '" + where->pointer + "'";
             if (depth_of(back) <= oracle_depth) {
                 text += ": " + back.dump(-1, ' ', false, json::error_handler_t::replace).substr(0, 300);
             }

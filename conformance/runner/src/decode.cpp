@@ -3,8 +3,6 @@
 // value to trust.
 #include "sinkcheck/conform/decode.hpp"
 
-#include <cmath>
-#include <cstring>
 #include <utility>
 
 #include "decoder_base.hpp"
@@ -88,72 +86,6 @@ decoded_value decode_value(format f, const std::vector<std::uint8_t>& bytes) {
     r.ok = true;
     r.value = std::move(mine.value);
     return r;
-}
-
-bool same_value(const json& a, const json& b) {
-    std::vector<std::pair<const json*, const json*>> todo{{&a, &b}};
-    while (!todo.empty()) {
-        const json& x = *todo.back().first;
-        const json& y = *todo.back().second;
-        todo.pop_back();
-        const bool xi = x.is_number_integer();
-        const bool yi = y.is_number_integer();
-        if (xi || yi) {
-            if (!(xi && yi)) return false;
-            // is_number_integer covers both signednesses; compare by value.
-            if (x.is_number_unsigned() && y.is_number_unsigned()) {
-                if (x.get<std::uint64_t>() != y.get<std::uint64_t>()) return false;
-            } else if (x.is_number_unsigned() || y.is_number_unsigned()) {
-                const json& u = x.is_number_unsigned() ? x : y;
-                const json& s = x.is_number_unsigned() ? y : x;
-                if (s.get<std::int64_t>() < 0 ||
-                    static_cast<std::uint64_t>(s.get<std::int64_t>()) != u.get<std::uint64_t>())
-                    return false;
-            } else if (x.get<std::int64_t>() != y.get<std::int64_t>()) {
-                return false;
-            }
-            continue;
-        }
-        if (x.type() != y.type()) return false;
-        switch (x.type()) {
-            case json::value_t::number_float: {
-                const double dx = x.get<double>();
-                const double dy = y.get<double>();
-                if (std::isnan(dx) && std::isnan(dy)) break;
-                std::uint64_t bx, by;
-                std::memcpy(&bx, &dx, 8);
-                std::memcpy(&by, &dy, 8);
-                if (bx != by) return false;
-                break;
-            }
-            case json::value_t::array:
-                if (x.size() != y.size()) return false;
-                for (std::size_t i = 0; i < x.size(); ++i) todo.emplace_back(&x[i], &y[i]);
-                break;
-            case json::value_t::object: {
-                if (x.size() != y.size()) return false;
-                for (auto it = x.begin(); it != x.end(); ++it) {
-                    auto jt = y.find(it.key());
-                    if (jt == y.end()) return false;
-                    todo.emplace_back(&it.value(), &*jt);
-                }
-                break;
-            }
-            case json::value_t::binary: {
-                const auto& bx = x.get_binary();
-                const auto& by = y.get_binary();
-                if (bx.has_subtype() != by.has_subtype() || (bx.has_subtype() && bx.subtype() != by.subtype()))
-                    return false;
-                if (static_cast<const std::vector<std::uint8_t>&>(bx) !=
-                    static_cast<const std::vector<std::uint8_t>&>(by))
-                    return false;
-                break;
-            }
-            default:
-                if (x != y) return false;
-        }
-    }
-    return true;
 }
 
 }  // namespace sinkcheck::conform

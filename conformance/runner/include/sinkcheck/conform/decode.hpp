@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sinkcheck/options.hpp"
+#include "sinkcheck/testkit/same_value.hpp"
 
 namespace sinkcheck::conform {
 
@@ -65,9 +66,8 @@ struct decoded_value {
 };
 decoded_value decode_value(format f, const std::vector<std::uint8_t>& bytes);
 
-/// Structural equality: same types (integers of either signedness compare by value, but an
-/// integer never equals a float), floats by bits except that every NaN equals every NaN,
-/// strings and binary by bytes (binary subtypes too), objects as key sets. Iterative.
-bool same_value(const nlohmann::json& a, const nlohmann::json& b);
+/// Structural equality of two decoded values: the kit's one value equality
+/// (sinkcheck/testkit/same_value.hpp), with nothing looked away from.
+using testkit::same_value;
 
 }  // namespace sinkcheck::conform
