@@ -190,6 +190,11 @@ void for_each_sink_run(format f, const nlohmann::json& j, const encode_options& 
                     r.problem = "zero-filled " + std::to_string(run.max_zero_fill) +
                                 " bytes ahead of the cursor; window " + window_label(window) + ", longest write " +
                                 std::to_string(longest_write());
+                } else if ((info.windowed || growth_rule) && !run.capacities.empty() && run.max_zero_fill == 0) {
+                    // every growth makes room for at least the write that needed it
+                    r.problem_kind = mismatch::zero_fill;
+                    r.problem = "the capacity trace saw " + std::to_string(run.capacities.size()) +
+                                " growths, the zero-fill meter none";
                 } else if (growth_rule) {
                     if (rule_owner.empty()) {
                         rule_capacities = run.capacities;

@@ -106,6 +106,8 @@ struct probes {
     std::function<std::string()> consistency;
     /// the target's allocations (for "a write that fits allocates nothing")
     const allocation_log* log = nullptr;
+    /// the sink's growth events (each names the write that caused it)
+    const growth_log* growth = nullptr;
 };
 
 /// Sits between the encoder (or a write program) and the sink: counts and records every write,
@@ -139,6 +141,9 @@ public:
     auto seek(std::size_t pos) -> decltype(std::declval<S&>().seek(pos)) {
         sink_->seek(pos);
         cursor_ = pos;
+        if (probes_.growth != nullptr) {
+            events_seen_ = probes_.growth->events.size();  // a seek's own reservation names no write
+        }
     }
 
 private:
@@ -164,10 +169,12 @@ private:
     struct before {
         std::size_t room = none;
         std::size_t allocations = 0;
+        std::size_t cursor = 0;
     };
 
     before look() const {
         before b;
+        b.cursor = cursor_;
         if (probes_.room && probes_.log != nullptr) {
             b.room = probes_.room();
             b.allocations = probes_.log->allocations();
@@ -189,18 +196,39 @@ private:
             r_->invariant = call + ": the write fitted in the " + std::to_string(was.room) +
                             " bytes of room the sink had, yet it allocated " +
                             std::to_string(probes_.log->allocations() - was.allocations) + " time(s)";
+        } else if (const std::string wrong = growth_mismatch(was, n); !wrong.empty()) {
+            r_->invariant = call + ": " + wrong;
         } else if (probes_.consistency) {
-            const std::string wrong = probes_.consistency();
-            if (!wrong.empty()) {
-                r_->invariant = call + ": " + wrong;
+            const std::string inconsistent = probes_.consistency();
+            if (!inconsistent.empty()) {
+                r_->invariant = call + ": " + inconsistent;
             }
         }
+    }
+
+    /// Every growth event this write caused must name it: the position it started at (bytes
+    /// written through the sink, the target's earlier contents not counted) and its length.
+    std::string growth_mismatch(const before& was, std::size_t n) {
+        if (probes_.growth == nullptr) {
+            return "";
+        }
+        const auto& events = probes_.growth->events;
+        for (; events_seen_ < events.size(); ++events_seen_) {
+            const growth_event& e = events[events_seen_];
+            if (e.position != was.cursor || e.request != n) {
+                return "a growth event names a write of " + std::to_string(e.request) + " bytes at byte " +
+                       std::to_string(e.position) + ", but the write was " + std::to_string(n) + " bytes at byte " +
+                       std::to_string(was.cursor);
+            }
+        }
+        return "";
     }
 
     Sink* sink_;
     run_record* r_;
     probes probes_;
     std::size_t cursor_ = 0;
+    std::size_t events_seen_ = 0;
 };
 
 /// The exception that ended a run, recorded in r (rethrow it inside a try).
@@ -249,9 +277,9 @@ run_record drive(const run_setup& setup, Body&& body) {
                 if (setup.write_fault != 0) {
                     faulty.fail_at_write(setup.write_fault);
                 }
-                recorder<fault_sink<decltype(sink)>> rec(
-                    faulty, r,
-                    probes{traits::ahead(sink, t), traits::room(sink, t), traits::consistency(sink, t), log.get()});
+                recorder<fault_sink<decltype(sink)>> rec(faulty, r,
+                                                         probes{traits::ahead(sink, t), traits::room(sink, t),
+                                                                traits::consistency(sink, t), log.get(), &growth});
                 body(rec);
             } catch (...) {
                 r.position = sink.position();
@@ -289,13 +317,30 @@ struct move_plan {
     /// when the moved-from sink is destroyed: right after the move, or at the end, before or
     /// after the new owner (also while an exception unwinds)
     death order = death::at_once;
+    /// bytes the sink assigned over writes into the second target before the assignment (which
+    /// must then trim it to them)
+    std::size_t spare_bytes = 0;
 };
 
 struct moved_record {
     run_record run;
     /// what the second target holds at the end (move assignment only)
     std::vector<std::uint8_t> spare;
+    /// the assignment happened (a throw in the writes before it stops the program earlier)
+    bool assigned = false;
+    /// what the moved-from sink breaks, right after the move, of what its traits promise for that
+    /// state (`check_moved_from`); "" when nothing or when they promise nothing
+    std::string moved_from_problem;
 };
+
+/// The bytes a sink assigned over writes before the assignment: 0, 1, 2, ... modulo 251.
+inline std::vector<std::uint8_t> spare_pattern(std::size_t n) {
+    std::vector<std::uint8_t> bytes(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        bytes[i] = static_cast<std::uint8_t>(i % 251);
+    }
+    return bytes;
+}
 
 /// Forwards writes to whichever sink owns the stream now.
 template <class Sink>
@@ -342,12 +387,18 @@ moved_record drive_moved(const run_setup& setup, const write_program& prog, cons
                 if constexpr (traits::move_assignable) {
                     if (plan.assign) {
                         owner.emplace(traits::make(spare.t, setup, nullptr));
+                        const std::vector<std::uint8_t> pattern = spare_pattern(plan.spare_bytes);
+                        if (!pattern.empty()) {
+                            owner->write(pattern.data(), pattern.size());
+                        }
                         *owner = std::move(*from);
+                        m.assigned = true;
                     }
                 }
                 if (!owner) {
                     owner.emplace(std::move(*from));
                 }
+                m.moved_from_problem = traits::moved_from_problem(*from);
                 to.current = &*owner;
                 if (plan.order == move_plan::death::at_once) {
                     from.reset();

@@ -821,20 +821,29 @@ inline void keeps_writing_after_a_move(const sut_entry& s) {
     plan.split = *rc::gen::inRange<std::size_t>(0, prog.ops.size() + 1);
     plan.assign = s.move_assignable && *rc::gen::arbitrary<bool>();
     plan.order = static_cast<move_plan::death>(*rc::gen::inRange(0, 3));
+    if (plan.assign && !s.fixed_capacity) {  // a fixed buffer is sized for the program alone
+        plan.spare_bytes = *rc::gen::weightedOneOf<std::size_t>(
+            {{1, rc::gen::just<std::size_t>(0)}, {3, rc::gen::inRange<std::size_t>(1, 200)}});
+    }
     const std::size_t w = s.windowed ? (*window_gen()).bytes : default_window;
     run_setup setup = program_setup(prog, w);
     if (s.appends && *rc::gen::arbitrary<bool>()) {
         setup.existing = *existing_contents_gen();
     }
     static constexpr const char* deaths[] = {"destroyed at once", "destroyed first", "destroyed last"};
-    const where at{s.name, window_of(s, w),
-                   std::string(plan.assign ? "move-assigned" : "move-constructed") + " after op " +
-                       std::to_string(plan.split) + " of " + std::to_string(prog.ops.size()) +
-                       ", the moved-from sink " + deaths[static_cast<int>(plan.order)] +
-                       (setup.existing.empty() ? "" : ", " + std::to_string(setup.existing.size()) + " bytes before")};
+    const where at{
+        s.name, window_of(s, w),
+        std::string(plan.assign ? "move-assigned" : "move-constructed") + " after op " + std::to_string(plan.split) +
+            " of " + std::to_string(prog.ops.size()) +
+            (plan.spare_bytes == 0 ? "" : " (which had written " + std::to_string(plan.spare_bytes) + " bytes)") +
+            ", the moved-from sink " + deaths[static_cast<int>(plan.order)] +
+            (setup.existing.empty() ? "" : ", " + std::to_string(setup.existing.size()) + " bytes before")};
     RC_CLASSIFY(setup.write_fault != 0, "with a fault");
     moved_record m = s.moved_program(prog, setup, plan);
     run_record& r = m.run;
+    if (!m.moved_from_problem.empty()) {
+        RC_FAIL(at.describe() + ", right after the move: " + m.moved_from_problem);
+    }
     if (r.how != outcome::completed && r.how != outcome::write_fault) {
         RC_FAIL(at.describe() + ": " + outcome_of(r));
     }
@@ -846,9 +855,14 @@ inline void keeps_writing_after_a_move(const sut_entry& s) {
                                      ": the target does not hold its earlier bytes and the writes that returned",
                                  expected, r.bytes, no_document, format::cbor, {}));
         }
-        if (plan.assign && m.spare != setup.existing) {
-            RC_FAIL(bytes_report(at.describe() + ": the target of the sink assigned over holds other bytes than before",
-                                 setup.existing, m.spare, no_document, format::cbor, {}));
+        std::vector<std::uint8_t> spare_expected = setup.existing;
+        const std::vector<std::uint8_t> pattern = spare_pattern(m.assigned ? plan.spare_bytes : 0);
+        spare_expected.insert(spare_expected.end(), pattern.begin(), pattern.end());
+        if (plan.assign && m.spare != spare_expected) {
+            RC_FAIL(bytes_report(
+                at.describe() + ": the target of the sink assigned over does not hold exactly its earlier bytes and "
+                                "what that sink wrote before the assignment",
+                spare_expected, m.spare, no_document, format::cbor, {}));
         }
         r.bytes.erase(r.bytes.begin(), r.bytes.begin() + static_cast<std::ptrdiff_t>(setup.existing.size()));
     }

@@ -26,7 +26,9 @@
 // vector_doubling below); `room(sink&, target&)` (bytes the sink takes without allocating: a write
 // that fits must allocate nothing); `check_consistency(sink&, target&)` (a string saying what is
 // inconsistent in its state, "" when nothing is; called after every write, as folly's
-// checkConsistency). A sink is seekable when the object make() returns has seek(pos), movable
+// checkConsistency); `check_moved_from(const sink&)` (the same for a sink right after it was moved
+// from, for a sink that promises something of that state; the C++ default is "valid but
+// unspecified", so without one nothing is asked). A sink is seekable when the object make() returns has seek(pos), movable
 // when it is move-constructible (the move properties run on it).
 #pragma once
 
@@ -238,6 +240,12 @@ struct has_consistency<
     : std::true_type {};
 
 template <class T, class Sink, class = void>
+struct has_moved_from_check : std::false_type {};
+template <class T, class Sink>
+struct has_moved_from_check<T, Sink, std::void_t<decltype(T::check_moved_from(std::declval<const Sink&>()))>>
+    : std::true_type {};
+
+template <class T, class Sink, class = void>
 struct has_ahead : std::false_type {};
 template <class T, class Sink>
 struct has_ahead<T, Sink, std::void_t<decltype(T::ahead(std::declval<Sink&>(), std::declval<typename T::target&>()))>>
@@ -353,6 +361,17 @@ struct sink_traits {
         } else {
             (void)sink;
             (void)t;
+            return {};
+        }
+    }
+
+    /// What a sink just moved from breaks of its promise for that state, "" when nothing (traits
+    /// `check_moved_from`; always "" without one).
+    static std::string moved_from_problem(const sink_type& sink) {
+        if constexpr (detail::has_moved_from_check<T, sink_type>::value) {
+            return std::string(T::check_moved_from(sink));
+        } else {
+            (void)sink;
             return {};
         }
     }

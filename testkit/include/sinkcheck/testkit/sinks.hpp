@@ -65,6 +65,20 @@ struct container_target {
     }
 };
 
+/// The sinks built on a cursor (sinkcheck/sink/detail/cursor_sink.hpp) promise that a moved-from
+/// sink owns nothing: it hands its cursor to the new owner, so it reports position() 0 and a
+/// write through it could never land in the new owner's bytes.
+struct hands_over_its_cursor {
+    template <class Sink>
+    static std::string check_moved_from(const Sink& s) {
+        if (s.position() == 0) {
+            return {};
+        }
+        return "the moved-from sink still reports position() " + std::to_string(s.position()) +
+               " (it kept its cursor, which now points into the new owner's bytes)";
+    }
+};
+
 /// Floor: a capacity below it is grown on the next growth even when the write would fit (seed
 /// 000's 64-byte minimum), so only a capacity of at least Floor counts as room.
 template <class Container, std::size_t Floor = 0>
@@ -94,7 +108,8 @@ struct over_container {
     }
 };
 
-struct vector_sink_traits : over_container<traced_bytes, sinkcheck::detail::min_vector_capacity> {
+struct vector_sink_traits : over_container<traced_bytes, sinkcheck::detail::min_vector_capacity>,
+                            hands_over_its_cursor {
     static constexpr const char* name = "vector";
     static constexpr const char* description =
         "caller's std::vector, geometric growth, zero-fills a window ahead (seed 000)";
@@ -105,13 +120,25 @@ struct vector_sink_traits : over_container<traced_bytes, sinkcheck::detail::min_
     }
 };
 
-struct legacy_vector_sink_traits : over_container<traced_bytes, sinkcheck::detail::min_vector_capacity> {
+struct legacy_vector_sink_traits : over_container<traced_bytes, sinkcheck::detail::min_vector_capacity>,
+                                   hands_over_its_cursor {
     static constexpr const char* name = "legacy_vector";
     static constexpr const char* description =
         "caller's std::vector, zero-fills the whole new capacity (before seed 000)";
     using growth = vector_doubling;
     static basic_legacy_vector_sink<byte_alloc> make(target& t, const run_setup&, growth_observer* o) {
         return basic_legacy_vector_sink<byte_alloc>(t.c, o);
+    }
+    /// Its promise, the seed's "before": every growth zero-fills the whole new capacity, so once a
+    /// byte is written the container's size is its capacity until the sink trims it.
+    template <class Sink>
+    static std::string check_consistency(Sink& s, target& t) {
+        std::string problem = over_container::check_consistency(s, t);
+        if (problem.empty() && s.position() > 0 && t.c.size() != t.c.capacity()) {
+            problem = "the container's size is " + std::to_string(t.c.size()) + " of its capacity " +
+                      std::to_string(t.c.capacity()) + ": a growth zero-filled less than the whole capacity";
+        }
+        return problem;
     }
 };
 
@@ -123,7 +150,7 @@ struct exact_out_of_short_buffer {
     }
 };
 
-struct string_sink_traits : over_container<traced_string> {
+struct string_sink_traits : over_container<traced_string>, hands_over_its_cursor {
     static constexpr const char* name = "string";
     static constexpr const char* description =
         "caller's std::string, exact first allocation out of the short buffer (seed 002)";
@@ -147,7 +174,7 @@ struct owning {
 };
 
 template <class Writer>
-struct memory_writer_like : owning {
+struct memory_writer_like : owning, hands_over_its_cursor {
     static constexpr bool windowed = true;
     static Writer make(target& t, const run_setup& s, growth_observer* o) {
         Writer w(0, s.window, byte_alloc(t.log));
@@ -181,7 +208,7 @@ struct chunked_target : owned_bytes_target {
     std::vector<std::size_t> chunk_sizes;
 };
 
-struct chunked_sink_traits : owning {
+struct chunked_sink_traits : owning, hands_over_its_cursor {
     static constexpr const char* name = "chunked";
     using target = chunked_target;
     static constexpr const char* description = "list of chunks, 2 KiB doubling to 64 KiB (seed 003)";
