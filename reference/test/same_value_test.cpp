@@ -35,8 +35,7 @@ TEST(SameValue, NumbersCompareByKindAndValue) {
     const json max_unsigned = std::numeric_limits<std::uint64_t>::max();
     ASSERT_TRUE(minus_one == max_unsigned);
     EXPECT_FALSE(same_value(minus_one, max_unsigned));
-    EXPECT_FALSE(same_value(json(std::numeric_limits<std::int64_t>::min()),
-                            json(std::uint64_t{1} << 63U)));
+    EXPECT_FALSE(same_value(json(std::numeric_limits<std::int64_t>::min()), json(std::uint64_t{1} << 63U)));
     EXPECT_TRUE(same_value(json(std::numeric_limits<std::int64_t>::max()),
                            json(std::uint64_t{std::numeric_limits<std::int64_t>::max()})));
 }

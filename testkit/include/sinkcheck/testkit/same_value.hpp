@@ -43,15 +43,11 @@ inline constexpr value_policy same_representation{};
 constexpr value_policy policy_of(format f) noexcept {
     switch (f) {  // every format (-Wswitch)
         case format::cbor:
-        case format::msgpack:
-            return {};
+        case format::msgpack: return {};
         case format::ubjson:
-        case format::bon8:
-            return {true, false, false};
-        case format::bjdata:
-            return {true, false, true};
-        case format::bson:
-            return {false, true, false};
+        case format::bon8: return {true, false, false};
+        case format::bjdata: return {true, false, true};
+        case format::bson: return {false, true, false};
     }
     return {};
 }
@@ -148,9 +144,7 @@ std::optional<value_difference<Json>> first_value_difference(const value_policy&
         }
         return p;
     };
-    const auto differs = [&](std::size_t s) {
-        return value_difference<Json>{pointer_of(s), seen[s].a, seen[s].b};
-    };
+    const auto differs = [&](std::size_t s) { return value_difference<Json>{pointer_of(s), seen[s].a, seen[s].b}; };
     std::vector<std::size_t> todo{0};
     while (!todo.empty()) {
         const std::size_t current = todo.back();
