@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sinkcheck/options.hpp"
+#include "sinkcheck/testkit/hex.hpp"
 
 namespace sinkcheck::cli {
 
@@ -146,6 +147,6 @@ std::string to_text(const json& value, int indent, const std::string& input_name
 void write_stdout(std::string_view data);
 
 /// Lowercase hex, two digits a byte, no separators.
-std::string to_hex(const std::vector<std::uint8_t>& bytes);
+using testkit::to_hex;
 
 }  // namespace sinkcheck::cli

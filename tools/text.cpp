@@ -260,16 +260,6 @@ std::string to_text(const json& value, int indent, const std::string& input_name
     return text_writer(indent, input_name).print(value);
 }
 
-std::string to_hex(const std::vector<std::uint8_t>& bytes) {
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (std::uint8_t b : bytes) {
-        out += hex_digits[b >> 4];
-        out += hex_digits[b & 0xF];
-    }
-    return out;
-}
-
 void write_stdout(std::string_view data) {
     if (std::fwrite(data.data(), 1, data.size(), stdout) != data.size() || std::fflush(stdout) != 0) {
         throw input_error(std::string("sinkcheck: cannot write to standard output: ") + std::strerror(errno));

@@ -26,19 +26,11 @@
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/oracle.hpp"
 #include "sinkcheck/testkit/edges.hpp"
+#include "sinkcheck/testkit/hex.hpp"
 
 namespace sinkcheck::test {
 
-inline std::string hex(const std::vector<std::uint8_t>& bytes) {
-    static const char digits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (std::uint8_t b : bytes) {
-        out += digits[b >> 4];
-        out += digits[b & 15];
-    }
-    return out;
-}
+inline std::string hex(const std::vector<std::uint8_t>& bytes) { return testkit::to_hex(bytes); }
 
 /// Hex digits to bytes; spaces are ignored so vectors can be grouped for reading.
 inline std::vector<std::uint8_t> unhex(std::string_view text) {

@@ -11,6 +11,7 @@
 
 #include "sinkcheck/detail/utf8.hpp"
 #include "sinkcheck/testkit/generators.hpp"
+#include "sinkcheck/testkit/hex.hpp"
 #include "sinkcheck/testkit/utf8_oracle.hpp"
 
 namespace {
@@ -22,16 +23,7 @@ bool encoders_accept(const char* p, std::size_t n) {
     return sinkcheck::detail::utf8_invalid_at(p, n) == sinkcheck::detail::utf8_valid;
 }
 
-std::string hex(std::string_view s) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    for (char c : s) {
-        const auto b = static_cast<unsigned char>(c);
-        out += digits[b >> 4U];
-        out += digits[b & 15U];
-    }
-    return out;
-}
+std::string hex(std::string_view s) { return sinkcheck::testkit::to_hex(s); }
 
 TEST(Utf8Oracle, AgreesWithTheEncodersCheckOnEverySequenceUpToThreeBytes) {
     char buf[3];

@@ -218,17 +218,6 @@ bool parse_level(std::string_view name, run_level& out) noexcept {
 
 std::vector<std::uint8_t> parse_hex(std::string_view text) { return hex_parser(text).run(); }
 
-std::string to_hex(const std::uint8_t* p, std::size_t n) {
-    static const char digits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(2 * n);
-    for (std::size_t i = 0; i < n; ++i) {
-        out += digits[p[i] >> 4];
-        out += digits[p[i] & 15];
-    }
-    return out;
-}
-
 std::string compact_hex(const std::vector<std::uint8_t>& v) {
     std::string out;
     std::size_t i = 0;

@@ -1,7 +1,6 @@
 // decode_bson.cpp — the annotated BSON decoder (bsonspec.org 1.1).
-#include <cstdio>
-
 #include "decoder_base.hpp"
+#include "sinkcheck/testkit/hex.hpp"
 
 namespace sinkcheck::conform::decoding {
 namespace {
@@ -103,7 +102,7 @@ public:
                         scalar(json(v), at);
                     break;
                 }
-                default: fail(at, "element type 0x" + to_hex_byte(type) + " has no JSON-model value");
+                default: fail(at, "element type 0x" + testkit::to_hex(&type, 1) + " has no JSON-model value");
             }
             if (pos_ > limit) fail(at, "element overruns its document");
         }
@@ -111,12 +110,6 @@ public:
     }
 
 private:
-    static std::string to_hex_byte(std::uint8_t b) {
-        char buf[4];
-        std::snprintf(buf, sizeof buf, "%02x", b);
-        return buf;
-    }
-
     /// Reads a document's size; returns the offset of its final NUL.
     std::size_t document(std::size_t limit, std::size_t at, bool array) {
         const std::size_t start = pos_;

@@ -53,24 +53,7 @@ std::string category_in(const std::string& message) {
     return "";
 }
 
-std::string hex_window(const std::vector<std::uint8_t>& b, std::size_t at, std::size_t radius) {
-    const std::size_t from = at > radius ? at - radius : 0;
-    const std::size_t to = std::min(b.size(), at + radius);
-    std::string out;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%06zx: ", from);
-    out += buf;
-    if (from > 0) out += "... ";
-    for (std::size_t i = from; i < to; ++i) {
-        if (i == at) out += '[';
-        out += to_hex(b.data() + i, 1);
-        if (i == at) out += ']';
-        if (i + 1 < to) out += ' ';
-    }
-    if (at >= b.size()) out += " [end]";
-    if (to < b.size()) out += " ... (" + std::to_string(b.size()) + " bytes)";
-    return out;
-}
+using testkit::hex_window;
 
 /// The annotated decode around offset `at`: the items whose bytes come near it, the one that
 /// holds `at` marked.

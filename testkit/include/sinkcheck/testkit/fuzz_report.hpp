@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "sinkcheck/testkit/hex.hpp"
+
 namespace sinkcheck::fuzz {
 
 /// What disagreed. The numeric value is part of the crash site: append, never reorder.
@@ -95,29 +97,6 @@ inline std::size_t first_difference(const std::vector<std::uint8_t>& a, const st
     return i;
 }
 
-/// "@64: 61 62 [63] 64" — up to 16 bytes either side of `at`, the byte at `at` bracketed.
-inline std::string hex_window(const std::vector<std::uint8_t>& bytes, std::size_t at) {
-    static const char digits[] = "0123456789abcdef";
-    const std::size_t from = at > 16 ? at - 16 : 0;
-    const std::size_t to = std::min(bytes.size(), at + 17);
-    std::string out = "@" + std::to_string(from) + ":";
-    for (std::size_t i = from; i < to; ++i) {
-        out += i == at ? " [" : " ";
-        out += digits[bytes[i] >> 4];
-        out += digits[bytes[i] & 15];
-        if (i == at) {
-            out += ']';
-        }
-    }
-    if (at >= bytes.size()) {
-        out += " [end]";
-    }
-    if (to < bytes.size()) {
-        out += " ...";
-    }
-    return out;
-}
-
 /// The header line every finding starts with; the campaign script greps for "MISMATCH".
 inline void print_finding_header(mismatch kind, std::string_view what, std::string_view side_a,
                                  std::string_view side_b) {
@@ -133,9 +112,9 @@ inline void print_byte_difference(std::string_view name_a, const std::vector<std
     std::fprintf(stderr, "  first difference at byte %zu (lengths %zu and %zu)\n", at, a.size(), b.size());
     const int width = static_cast<int>(std::max(name_a.size(), name_b.size()));
     std::fprintf(stderr, "  %-*.*s %s\n", width, static_cast<int>(name_a.size()), name_a.data(),
-                 hex_window(a, at).c_str());
+                 testkit::hex_window(a, at).c_str());
     std::fprintf(stderr, "  %-*.*s %s\n", width, static_cast<int>(name_b.size()), name_b.data(),
-                 hex_window(b, at).c_str());
+                 testkit::hex_window(b, at).c_str());
 }
 
 inline void print_note(std::string_view label, std::string_view text) {

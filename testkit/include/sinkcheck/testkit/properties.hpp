@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness.hpp"
+#include "hex.hpp"
 #include "show.hpp"
 #include "sinkcheck/testkit/sinks.hpp"
 
@@ -167,30 +168,6 @@ std::string pointer_at(format f, const Json& doc, encode_options o, std::size_t 
         }
     }
     return where;
-}
-
-inline std::string hex_window(const std::vector<std::uint8_t>& b, std::size_t at) {
-    static const char digits[] = "0123456789abcdef";
-    const std::size_t from = at > 12 ? at - 12 : 0;
-    const std::size_t to = std::min(b.size(), at + 13);
-    std::string out = from > 0 ? "..." : "";
-    for (std::size_t i = from; i < to; ++i) {
-        if (i == at) {
-            out += '[';
-        }
-        out += digits[b[i] >> 4];
-        out += digits[b[i] & 15];
-        if (i == at) {
-            out += ']';
-        }
-    }
-    if (to < b.size()) {
-        out += "...";
-    }
-    if (at >= b.size()) {
-        out += "[end]";
-    }
-    return out;
 }
 
 inline std::size_t first_difference(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {

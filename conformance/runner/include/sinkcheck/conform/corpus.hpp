@@ -16,6 +16,7 @@
 
 #include "sinkcheck/conform/value_text.hpp"
 #include "sinkcheck/options.hpp"
+#include "sinkcheck/testkit/hex.hpp"
 
 namespace sinkcheck::conform {
 
@@ -115,8 +116,7 @@ inline constexpr std::size_t max_export_file_bytes = std::size_t{512} << 20;
 std::vector<std::uint8_t> parse_hex(std::string_view text);
 
 /// Plain lowercase hex, no separators.
-std::string to_hex(const std::uint8_t* p, std::size_t n);
-inline std::string to_hex(const std::vector<std::uint8_t>& v) { return to_hex(v.data(), v.size()); }
+using testkit::to_hex;
 
 /// Hex with long runs of a repeated unit folded into "(unit)*N" (what the generator writes).
 std::string compact_hex(const std::vector<std::uint8_t>& v);
