@@ -193,8 +193,8 @@ void for_each_sink_run(format f, const nlohmann::json& j, const encode_options& 
                 } else if ((info.windowed || growth_rule) && !run.capacities.empty() && run.max_zero_fill == 0) {
                     // every growth makes room for at least the write that needed it
                     r.problem_kind = mismatch::zero_fill;
-                    r.problem = "the capacity trace saw " + std::to_string(run.capacities.size()) +
-                                " growths, the zero-fill meter none";
+                    r.problem = "the capacity trace went through " + std::to_string(run.capacities.size()) +
+                                " capacities, yet the zero-fill meter saw no growth";
                 } else if (growth_rule) {
                     if (rule_owner.empty()) {
                         rule_capacities = run.capacities;
