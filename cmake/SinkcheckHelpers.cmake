@@ -1,4 +1,5 @@
 # Shared build settings and the small helpers every part of the build uses.
+include(${CMAKE_CURRENT_LIST_DIR}/../testkit/cmake/SinkcheckTestkit.cmake)
 
 # Warnings for sinkcheck's own targets (not forced on projects that consume the library).
 add_library(sinkcheck_warnings INTERFACE)
@@ -32,7 +33,5 @@ function(sinkcheck_add_test name)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 600)
   endif()
-  include(GoogleTest)
-  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
-    PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
+  sinkcheck_discover_gtests(${name} LABELS ${ARG_LABELS} TIMEOUT ${ARG_TIMEOUT})
 endfunction()

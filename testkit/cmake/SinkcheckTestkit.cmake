@@ -31,6 +31,23 @@ function(sinkcheck_testkit_source var file)
   set(${var} "${dir}/${file}" PARENT_SCOPE)
 endfunction()
 
+# sinkcheck_discover_gtests(TARGET LABELS label-list TIMEOUT s): every TEST() of TARGET a CTest
+# test of its own, each with all of LABELS and TIMEOUT. gtest_discover_tests(... PROPERTIES
+# LABELS "a;b" TIMEOUT s) flattens the list on its way into the generated script (the test ends
+# up with the one label a, and b and TIMEOUT read as property names), so the properties are set
+# by a script of ours that CTest runs after discovery, over the discovered names.
+function(sinkcheck_discover_gtests target)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "LABELS" ${ARGN})
+  include(GoogleTest)
+  gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 TEST_LIST ${target}_TESTS)
+  set(script "${CMAKE_CURRENT_BINARY_DIR}/${target}_test_properties.cmake")
+  file(WRITE "${script}"
+    "foreach(test IN LISTS ${target}_TESTS)\n"
+    "  set_tests_properties(\"\${test}\" PROPERTIES LABELS [==[${ARG_LABELS}]==] TIMEOUT ${ARG_TIMEOUT})\n"
+    "endforeach()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${script}")
+endfunction()
+
 function(sinkcheck_add_sink_check name)
   cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
   if(NOT ARG_SOURCES)
@@ -41,9 +58,7 @@ function(sinkcheck_add_sink_check name)
   endif()
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE sinkcheck::testkit GTest::gtest_main ${ARG_LIBS})
-  include(GoogleTest)
-  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
-    PROPERTIES LABELS "sinkcheck;${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
+  sinkcheck_discover_gtests(${name} LABELS sinkcheck ${ARG_LABELS} TIMEOUT ${ARG_TIMEOUT})
 endfunction()
 
 option(SINKCHECK_FUZZ "Build sinkcheck fuzz targets with libFuzzer (clang only)" OFF)
