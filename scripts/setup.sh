@@ -9,7 +9,7 @@ set -euo pipefail
 
 # The CLI is built with the test tree (SINKCHECK_BUILD_TESTS), so GoogleTest and RapidCheck are
 # among its build dependencies; the linked adapters need msgpack-cxx, libcbor and libbson, and
-# `conform --generate` clang's FuzzedDataProvider.h (libclang-rt-14-dev).
+# the fuzz replay binaries built with the CLI clang's FuzzedDataProvider.h (libclang-rt-14-dev).
 tool_packages=(
   cmake ninja-build g++ nlohmann-json3-dev librapidcheck-dev libgtest-dev
   libmsgpack-cxx-dev libcbor-dev libbson-dev pkg-config libclang-rt-14-dev

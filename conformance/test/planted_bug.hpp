@@ -42,3 +42,49 @@ inline std::vector<std::uint8_t> encode_with_short_24(format f, const nlohmann::
 }
 
 }  // namespace sinkcheck::conform::test
+
+namespace sinkcheck::conform::test {
+
+/// The reference encoding of value with every node for which wrong(node) holds changed by
+/// change(node): a planted bug confined to one class of values (an integer band, a string
+/// length, an array size), for the tests that --generate reaches every class.
+template <class Wrong, class Change>
+std::vector<std::uint8_t> encode_wrong_where(format f, const nlohmann::json& value, const encode_options& o,
+                                             Wrong wrong, Change change) {
+    nlohmann::json copy = value;
+    std::vector<nlohmann::json*> stack{&copy};
+    bool changed = false;
+    while (!stack.empty()) {
+        nlohmann::json* j = stack.back();
+        stack.pop_back();
+        if (wrong(*j)) {
+            change(*j);
+            changed = true;
+        }
+        if (j->is_structured()) {
+            for (auto& c : *j) stack.push_back(&c);
+        }
+    }
+    return encode_to_vector(f, changed ? copy : value, o);
+}
+
+/// The magnitude of an integer node, or 0 for any other node.
+inline std::uint64_t integer_magnitude(const nlohmann::json& j) {
+    if (j.is_number_unsigned()) return j.get<std::uint64_t>();
+    if (j.is_number_integer()) {
+        const auto v = j.get<std::int64_t>();
+        return v < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+    }
+    return 0;
+}
+
+/// Whether s holds a three-byte UTF-8 sequence (lead byte 0xE0..0xEF).
+inline bool has_three_byte_character(const std::string& s) {
+    for (const char c : s) {
+        const auto b = static_cast<unsigned char>(c);
+        if (b >= 0xE0 && b < 0xF0) return true;
+    }
+    return false;
+}
+
+}  // namespace sinkcheck::conform::test

@@ -21,22 +21,11 @@
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/error.hpp"
 
-#if __has_include(<fuzzer/FuzzedDataProvider.h>)
+#include "sinkcheck/testkit/byte_choices.hpp"
 #include "sinkcheck/testkit/value_from_bytes.hpp"
-#define SINKCHECK_CONFORM_GENERATE 1
-#endif
+#include "sinkcheck/testkit/value_shrink.hpp"
 
 namespace sinkcheck::conform {
-
-#ifndef SINKCHECK_CONFORM_GENERATE
-
-run_summary run_generated(const conform_options&, encoder_factory&) {
-    throw conform_error(
-        "--generate needs fuzzer/FuzzedDataProvider.h (Debian libclang-rt-14-dev), which this sinkcheck was built "
-        "without");
-}
-
-#else
 
 namespace {
 
@@ -106,8 +95,14 @@ public:
     /// The vector the choices describe, or nothing when the default profile has no place for
     /// it (the reference refuses the value: the format cannot hold it).
     std::optional<test_vector> make(const choices& c, std::uint64_t index) const {
-        FuzzedDataProvider in(c.data.data(), c.data.size());
-        const nlohmann::json built = fuzz::value_from_bytes<nlohmann::json>(in, limits_);
+        testkit::byte_choices in(c.data.data(), c.data.size());
+        return make_from(fuzz::value_from_bytes<nlohmann::json>(in, limits_), c.options, index);
+    }
+
+    /// The vector of a value given as it is (the value shrinker's candidates), or nothing as
+    /// make() gives nothing.
+    std::optional<test_vector> make_from(const nlohmann::json& built, const encode_options& options,
+                                         std::uint64_t index) const {
         test_vector v;
         v.input_text = render_value(built);
         parse_limits pl;
@@ -115,11 +110,11 @@ public:
         // What the protocols carry is what is graded: the value read back from its notation.
         v.input = parse_value(v.input_text, pl);
         v.fmt = o_.fmt;
-        v.use_size = c.options.use_size;
-        v.use_type = c.options.use_type;
+        v.use_size = options.use_size;
+        v.use_type = options.use_type;
         v.source = "the reference encoder's bytes";
         try {
-            v.expect = encode_to_vector(o_.fmt, v.input.value, c.options);
+            v.expect = encode_to_vector(o_.fmt, v.input.value, options);
             v.levels = level_exact;
             if (const auto canonical = canonical_bytes(o_.fmt, v.input.value, v.expect)) {
                 if (*canonical == v.expect) {
@@ -137,7 +132,7 @@ public:
             v.source = "the reference encoder's refusal";
         }
         if ((v.levels & level_exact) != 0 || v.negative()) {
-            if (const char* d = known_divergence(o_.fmt, v.input.value, c.options)) v.divergence = d;
+            if (const char* d = known_divergence(o_.fmt, v.input.value, options)) v.divergence = d;
         }
         const std::string seed = std::to_string(o_.generate.seed);
         v.id = std::string(format_name(o_.fmt)) + "/generated/" + seed + "/" + std::to_string(index);
@@ -170,6 +165,34 @@ std::string class_of(const vector_result& r) {
     return r.difference.empty() ? std::string(result_name(r.verdict)) : r.difference;
 }
 
+/// The class of a value whose two answers differ (ask_again).
+constexpr const char* nondeterministic_class = "nondeterministic output";
+
+/// Asks the encoder for a failing value a second time. An encoder whose answers differ (Go's
+/// map order, a timing-dependent buffer) would otherwise be blamed for whichever answer came
+/// first, and the same finding regraded under another class on the next run: its value gets a
+/// class of its own, with both answers in its detail. Returns whether the answers differed.
+bool ask_again(encoder_session& session, const test_vector& v, run_level level, vector_result& first) {
+    const vector_result second = classify(v, level, send_vector(session, v));
+    if (second.verdict == first.verdict && second.actual_size == first.actual_size && second.actual == first.actual &&
+        second.difference == first.difference) {
+        return false;
+    }
+    const auto answer = [](const vector_result& r) {
+        std::string a = std::string(result_name(r.verdict));
+        if (!r.difference.empty()) a += " (" + r.difference + ")";
+        a += ", " + std::to_string(r.actual_size) + " bytes";
+        if (r.actual_size > 0) a += " " + to_hex(r.actual.data(), std::min<std::size_t>(r.actual.size(), 24));
+        return a;
+    };
+    first.detail = "asked twice, answered differently: first " + answer(first) + "; then " + answer(second) +
+                   "; first answer's detail: " + first.detail;
+    first.difference = nondeterministic_class;
+    first.verdict = result::fail;
+    first.success = false;
+    return true;
+}
+
 /// The smallest choices found that still fail in the class, the vector and verdict they give.
 struct shrunk_value {
     choices c;
@@ -177,6 +200,7 @@ struct shrunk_value {
     vector_result result;
     std::size_t steps = 0;
     bool exhausted = false;
+    bool edited = false;  // the value was shrunk past what its choices build (value_shrink.hpp)
 };
 
 /// The smaller of two shrunk values: the shorter notation (what a reader sees), then the
@@ -202,6 +226,7 @@ public:
             progress = zero_chunks() || progress;
             progress = lower_bytes() || progress;
         }
+        while (!out_of_steps() && edit_value()) {}
         best_.steps = steps_;
         best_.exhausted = out_of_steps();
         return std::move(best_);
@@ -223,6 +248,34 @@ private:
         best_.vector = std::move(*v);
         best_.result = std::move(r);
         return true;
+    }
+
+    /// One value-level edit (value_shrink.hpp) that keeps the failure and its class and makes
+    /// the value smaller; false when none does.
+    bool edit_value() {
+        const nlohmann::json current = best_.vector.input.value;
+        const testkit::value_cost current_cost = testkit::cost_of(current);
+        const std::size_t current_text = best_.vector.input_text.size();
+        return testkit::for_each_value_candidate(
+                   current,
+                   [&](const nlohmann::json& candidate) {
+                       if (out_of_steps()) return true;  // stops the walk; the caller sees out_of_steps()
+                       const testkit::value_cost cost = testkit::cost_of(candidate);
+                       if (current_cost < cost ||
+                           (cost == current_cost && render_value(candidate).size() >= current_text)) {
+                           return false;
+                       }
+                       ++steps_;
+                       std::optional<test_vector> v = g_.make_from(candidate, best_.c.options, index_);
+                       if (!v) return false;
+                       vector_result r = classify(*v, o_.level, send_vector(session_, *v));
+                       if (!failing(r) || class_of(r) != class_) return false;
+                       best_.vector = std::move(*v);
+                       best_.result = std::move(r);
+                       best_.edited = true;
+                       return true;
+                   }) &&
+               !out_of_steps();
     }
 
     bool delete_chunks() {
@@ -373,12 +426,18 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
     std::map<std::string, std::vector<std::size_t>> classes;  // class -> failing indices
     std::vector<std::string> class_order;
     std::size_t failures = 0;
+    std::unique_ptr<encoder_session> again;  // asks failing values a second time
     for (std::uint64_t start = 0; start < g.count; start += batch_values) {
         const std::uint64_t end = std::min<std::uint64_t>(g.count, start + batch_values);
         std::vector<test_vector> batch;
         for (std::uint64_t i = start; i < end; ++i) batch.push_back(gen.value(i, s.generation.redrawn).second);
         std::vector<vector_result> results = grade_vectors(batch, options.level, options.jobs, factory);
         for (std::size_t k = 0; k < batch.size(); ++k) {
+            // A timeout is not asked again: a second one costs --timeout more and says nothing new.
+            if (failing(results[k]) && results[k].verdict != result::timeout) {
+                if (!again) again = factory.open();
+                if (ask_again(*again, batch[k], options.level, results[k])) ++s.generation.nondeterministic;
+            }
             if (failing(results[k])) {
                 ++failures;
                 const std::string cls = class_of(results[k]);
@@ -392,7 +451,15 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
         }
         progress(s, end, g.count, failures);
     }
+    if (again) again->finish();
+    again.reset();
     s.encode_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (s.generation.nondeterministic != 0) {
+        std::fprintf(stderr,
+                     "sinkcheck conform: warning: %zu failing value(s) got a different answer when asked again "
+                     "(class '%s'): the encoder's output is not a function of the value\n",
+                     s.generation.nondeterministic, nondeterministic_class);
+    }
 
     // Shrink the smallest few of each class; the smallest result represents it.
     const auto t1 = std::chrono::steady_clock::now();
@@ -443,6 +510,7 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
             vector_result& r = best->result;
             r.detail = "shrunk from " + std::to_string(f.original_bytes) + " to " + std::to_string(f.shrunk_bytes) +
                        " choice bytes in " + std::to_string(f.steps) + " steps" +
+                       (best->edited ? ", then edited as a value" : "") +
                        (f.steps_exhausted ? " (stopped at --shrink-steps)" : "") + "; " + r.detail;
             s.vectors[f.representative] = std::move(best->vector);
             s.results[f.representative] = std::move(r);
@@ -461,7 +529,5 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
     if (!g.save.empty()) save_findings(s, g.save);
     return s;
 }
-
-#endif
 
 }  // namespace sinkcheck::conform

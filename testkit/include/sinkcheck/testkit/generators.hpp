@@ -27,7 +27,9 @@
 #include <nlohmann/json.hpp>
 
 #include "sinkcheck/detail/utf8.hpp"
+#include "sinkcheck/testkit/byte_choices.hpp"
 #include "sinkcheck/testkit/edges.hpp"
+#include "sinkcheck/testkit/value_from_bytes.hpp"
 #include "sinkcheck/testkit/write_program.hpp"
 
 namespace sinkcheck::testkit {
@@ -103,12 +105,42 @@ inline rc::Gen<std::int64_t> negative_near_edge() {
         one_of_values(edges::as_vector(edges::negative_integers)), one_of_values<int>({0, 1, -1, 2, -2}));
 }
 
+/// Magnitude first: a bit length 0..64 (shrinks toward 0), then the bits below the leading one
+/// (shrink toward the smallest value of that length). Every length is as likely as any other,
+/// where a uniform 64-bit draw is almost always 63 or 64 bits long.
+inline rc::Gen<std::uint64_t> unsigned_by_bit_length() {
+    return rc::gen::apply(
+        [](unsigned k, std::uint64_t low) -> std::uint64_t {
+            if (k == 0) {
+                return 0;
+            }
+            const std::uint64_t top = std::uint64_t{1} << (k - 1);
+            return top | (low & (top - 1));
+        },
+        rc::gen::inRange<unsigned>(0, 65), rc::gen::arbitrary<std::uint64_t>());
+}
+
+/// A negative value whose magnitude has bit length 1..64 (of length 64 only -2^63 fits).
+inline rc::Gen<std::int64_t> negative_by_bit_length() {
+    return rc::gen::apply(
+        [](unsigned k, std::uint64_t low) -> std::int64_t {
+            if (k == 64) {
+                return std::numeric_limits<std::int64_t>::min();
+            }
+            const std::uint64_t top = std::uint64_t{1} << (k - 1);
+            return -static_cast<std::int64_t>(top | (low & (top - 1)));
+        },
+        rc::gen::inRange<unsigned>(1, 65), rc::gen::arbitrary<std::uint64_t>());
+}
+
 /// number_unsigned and number_integer both, since 3.11.2 writes a positive value of either kind
 /// alike and a JSON parser never makes a positive number_integer.
 template <class Json>
 rc::Gen<Json> integer_value() {
     constexpr auto int64_max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
     return choice<Json>({
+        {3, rc::gen::map(unsigned_by_bit_length(), [](std::uint64_t v) { return Json(v); })},
+        {3, rc::gen::map(negative_by_bit_length(), [](std::int64_t v) { return Json(v); })},
         {4, rc::gen::map(unsigned_near_edge(), [](std::uint64_t v) { return Json(v); })},
         {3,
          rc::gen::map(unsigned_near_edge(),
@@ -378,6 +410,13 @@ struct value_profile {
     std::size_t max_edge_length = static_cast<std::size_t>(-1);
     /// Weight of a bare scalar at the top level, against 6 for a container.
     std::size_t top_scalar_weight = 6;
+    /// Weight at the top level of a value from the byte builder (value_from_bytes.hpp), the one
+    /// the fuzz targets and `conform --generate` use, over bytes RapidCheck draws and shrinks:
+    /// integers by bit length, strings, byte strings and containers by length class, doubles by
+    /// exponent class.
+    std::size_t built_weight = 2;
+    /// The most nodes such a value has.
+    std::size_t built_nodes = 64;
 };
 
 inline text_profile text_of(const value_profile& p) {
@@ -617,6 +656,21 @@ rc::Gen<Json> container_value(const value_profile& p, int depth) {
     });
 }
 
+/// A value of the byte builder over drawn bytes (value_profile::built_weight).
+template <class Json>
+rc::Gen<Json> built_value(const value_profile& p) {
+    return rc::gen::map(rc::gen::container<std::vector<std::uint8_t>>(rc::gen::arbitrary<std::uint8_t>()),
+                        [p](const std::vector<std::uint8_t>& bytes) {
+                            byte_choices in(bytes.data(), bytes.size());
+                            fuzz::build_limits limits;
+                            limits.hostile = p.hostile;
+                            limits.max_nodes = p.built_nodes;
+                            limits.max_depth = p.deep_limit;
+                            limits.max_bytes = std::min<std::size_t>(p.max_edge_length, 4096) * 4;
+                            return fuzz::value_from_bytes<Json>(in, limits);
+                        });
+}
+
 template <class Json>
 rc::Gen<Json> value_at(const value_profile& p, int depth) {
     const bool nest = depth < p.max_depth;
@@ -627,6 +681,7 @@ rc::Gen<Json> value_at(const value_profile& p, int depth) {
         {p.length_edges ? 1u : 0u, edge_sized_container<Json>(p)},
         {p.deep && depth == 0 ? 1u : 0u, deep_value<Json>(p)},
         {p.bulk_limit != 0 && depth == 0 ? 3u : 0u, bulk_value<Json>(p.bulk_limit)},
+        {depth == 0 ? p.built_weight : 0u, built_value<Json>(p)},
     });
 }
 

@@ -88,7 +88,8 @@ struct finding {
 
 struct generation_summary {
     bool active = false;
-    std::size_t redrawn = 0;  // default profile: values the format cannot hold, drawn again
+    std::size_t redrawn = 0;           // default profile: values the format cannot hold, drawn again
+    std::size_t nondeterministic = 0;  // failing values answered differently when asked again
     double shrink_seconds = 0;
     std::vector<finding> findings;  // in the order their classes first appeared
 };
