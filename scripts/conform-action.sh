@@ -10,6 +10,8 @@
 #   SC_NOTATION           token (default) or json: the notation the encoder reads
 #   SC_LEVEL              exact (default), canonical or equivalent
 #   SC_EXPECTED_FAILURES  the encoder's expected-failures list (optional)
+#   SC_MAX_UNSUPPORTED    values the encoder may declare unsupported without being listed: N or
+#                         P% (conform --max-unsupported; default 0), for the corpus and generated values
 #   SC_FILTER             only vectors whose id matches this glob (optional)
 #   SC_JOBS               vectors in flight (default 2)
 #   SC_OUTPUT_DIR         where the files go (default sinkcheck-results)
@@ -21,9 +23,10 @@
 # Writes SC_OUTPUT_DIR/junit.xml (conform --report junit) — with SC_GENERATE also
 # generated-junit.xml and FORMAT-generated.vectors (each class of failure, shrunk, as a vector
 # ready for an expected-failures list or a corpus) — and SC_OUTPUT_DIR/badge.json
-# ({"schemaVersion":1,"label":...,"message":"P/G vectors","color":...}: G the vectors graded,
-# those the encoder declared unsupported and the expected failures aside, P those passing), and
-# the outputs conforms=true|false, passed=P, graded=G, junit=PATH, badge=PATH.
+# ({"schemaVersion":1,"label":...,"message":"P/G pass, G/T graded","color":...}: T the vectors,
+# G those graded (all but the ones the encoder declared unsupported), P those passing and not
+# listed as expected failures), and the outputs conforms=true|false, passed=P, graded=G,
+# total=T, unsupported=T-G, junit=PATH, badge=PATH.
 # Exit status: conform's own — 0 conforms, 1 does not (corpus or generated values), 2 usage or
 # input error (then no badge).
 set -uo pipefail
@@ -44,6 +47,7 @@ mkdir -p "$out" || fail_usage "cannot create the output directory '$out'"
 common=(conform --format "$SC_FORMAT" --encoder "$SC_ENCODER" --mode "${SC_MODE:-per-vector}"
   --level "${SC_LEVEL:-exact}" --jobs "${SC_JOBS:-2}" --report junit)
 [ -z "${SC_NOTATION:-}" ] || common+=(--notation "$SC_NOTATION")
+[ -z "${SC_MAX_UNSUPPORTED:-}" ] || common+=(--max-unsupported "$SC_MAX_UNSUPPORTED")
 corpus=(--output "$out/junit.xml")
 [ -z "${SC_EXPECTED_FAILURES:-}" ] || corpus+=(--expected-failures "$SC_EXPECTED_FAILURES")
 [ -z "${SC_FILTER:-}" ] || corpus+=(--filter "$SC_FILTER")
@@ -73,32 +77,39 @@ junit, badge, status, label, generated = sys.argv[1], sys.argv[2], int(sys.argv[
 
 
 def counts(path):
+    """The run's figures, from the properties conform writes into its JUnit report."""
     suite = ET.parse(path).getroot().find("testsuite")
-    return [int(suite.get(k, "0")) for k in ("tests", "failures", "errors", "skipped")]
+    props = {p.get("name"): p.get("value") for p in suite.find("properties")}
+    figures = {k: int(props[k]) for k in ("total", "graded", "passed", "unsupported_undeclared")}
+    figures["failing"] = int(suite.get("failures", "0")) + int(suite.get("errors", "0"))
+    figures["verdict"] = props["verdict"]
+    return figures
 
 
-tests, failures, errors, skipped = counts(junit)
-graded = tests - skipped
-passed = graded - failures - errors
+c = counts(junit)
+total, graded, passed = c["total"], c["graded"], c["passed"]
 conforms = status == 0
-message = f"{passed}/{graded} vectors"
+message = f"{passed}/{graded} pass, {graded}/{total} graded"
 if generated:
-    g_tests, g_failures, g_errors, _ = counts(generated)
-    message += f", {g_tests} generated: {g_failures + g_errors} failing"
+    g = counts(generated)
+    message += f", {g['total']} generated: {g['failing']} failing, {g['graded']}/{g['total']} graded"
 with open(badge, "w", encoding="utf-8") as f:
     json.dump({"schemaVersion": 1, "label": label, "message": message,
                "color": "brightgreen" if conforms else "red"}, f)
     f.write("\n")
-lines = {"conforms": "true" if conforms else "false", "passed": passed, "graded": graded,
-         "junit": junit, "badge": badge}
+lines = {"conforms": "true" if conforms else "false", "passed": passed, "graded": graded, "total": total,
+         "unsupported": total - graded, "junit": junit, "badge": badge}
 if os.environ.get("GITHUB_OUTPUT"):
     with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as f:
         f.writelines(f"{k}={v}\n" for k, v in lines.items())
 if os.environ.get("GITHUB_STEP_SUMMARY"):
     with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as f:
         verdict = "conforms" if conforms else "does not conform"
-        f.write(f"### {label}: {verdict}\n\n{passed} of {graded} vectors pass "
-                f"({failures} failing, {errors} errors, {skipped} not graded); report: `{junit}`\n")
-print(f"conform-action: {label}: {passed}/{graded} vectors, {'conforms' if conforms else 'does not conform'}")
+        f.write(f"### {label}: {verdict}\n\n{passed} of {graded} graded vectors pass; {graded} of {total} graded "
+                f"({total - graded} unsupported, {c['unsupported_undeclared']} of them not declared); "
+                f"report: `{junit}`\n\n`{c['verdict']}`\n")
+        if generated:
+            f.write(f"\nGenerated values: `{g['verdict']}`\n")
+print(f"conform-action: {label}: {message}, {'conforms' if conforms else 'does not conform'}")
 PY
 exit "$status"

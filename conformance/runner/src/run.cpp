@@ -487,10 +487,17 @@ run_summary run_conformance(const conform_options& options, encoder_factory& fac
 }
 
 void count_results(run_summary& s) {
+    std::size_t unlisted_unsupported = 0;
     for (const vector_result& r : s.results) {
         ++s.counts[index_of(r.verdict)];
         if (r.verdict == result::unsupported) {
             ++s.unsupported;
+            // A listed vector the encoder declares unsupported is what the list said: it does
+            // not conform. The others are tolerated only up to --max-unsupported.
+            if (r.expected_failure)
+                ++s.unsupported_listed;
+            else
+                ++unlisted_unsupported;
         } else if (r.expected_failure) {
             if (r.success)
                 ++s.unexpected_passes;
@@ -498,8 +505,16 @@ void count_results(run_summary& s) {
                 ++s.expected_failures;
         } else if (!r.success) {
             ++s.failures;
+            ++s.failing[index_of(r.verdict)];
         }
     }
+    // The budget is a threshold, not an allowance per vector: past it, every unlisted one is
+    // undeclared, since nothing says which of them the user meant to tolerate.
+    s.unsupported_allowed = s.options.max_unsupported.allowed(s.results.size());
+    if (unlisted_unsupported <= s.unsupported_allowed)
+        s.unsupported_tolerated = unlisted_unsupported;
+    else
+        s.unsupported_undeclared = unlisted_unsupported;
 }
 
 // ---- the command ----------------------------------------------------------------------------
@@ -526,9 +541,13 @@ const std::string_view conform_usage =
     "                           0.001 to 1000000 (default 10)\n"
     "  --max-output BYTES       stdout beyond this is a flood: killed, fail; 1 to 1073741824\n"
     "                           (default 16777216)\n"
-    "  --expected-failures FILE one vector id per line, '# reason' after it\n"
+    "  --expected-failures FILE one vector id per line, '# reason' after it: vectors expected\n"
+    "                           to fail or to be declared unsupported\n"
     "  --write-expected-failures FILE\n"
     "                           list the vectors that do not conform there, in that form\n"
+    "                           (unsupported ones with the reason 'unsupported: ...')\n"
+    "  --max-unsupported N|P%   tolerate up to N (or P% of the vectors) declared unsupported\n"
+    "                           without being listed; default 0: every one must be listed\n"
     "  --report text|json|junit|tap|html   (default text)\n"
     "  --output FILE            write the report there instead of stdout\n"
     "  --corpus PATH            a .vectors file or a directory of them (default: the built-in corpus)\n"
@@ -546,7 +565,8 @@ const std::string_view conform_usage =
     "  --shrink-steps N         candidates tried per value shrunk, 0 to 10000000 (default 2000)\n"
     "\n"
     "Protocol and classification: docs/conformance.md. Exit status: 0 the encoder conforms\n"
-    "(expected failures aside), 1 it does not (or an expected failure now passes), 2 usage or\n"
+    "(expected failures and declared unsupported values aside), 1 it does not (or an expected\n"
+    "failure now passes, or more values are unsupported than declared), 2 usage or\n"
     "input error (a malformed vector file is reported as FILE:LINE: message), or an encoder\n"
     "that cannot be started or, in batch mode, answers nothing to its first request.\n"
     "Every option but --filter is given at most once.\n";
@@ -584,6 +604,38 @@ std::uint64_t parse_count(const std::string& option, const std::string& text, st
     return n;
 }
 
+/// --max-unsupported: N, a whole number up to the most values a run can have, or P%, a
+/// percentage from 0 to 100 with at most three decimals (kept in thousandths, so the budget is
+/// computed in integers and 50% of 3 is exactly 1).
+unsupported_budget parse_unsupported_budget(const std::string& option, const std::string& text) {
+    auto digits = [](const std::string& t, std::size_t max_size) {
+        return !t.empty() && t.size() <= max_size && t.find_first_not_of("0123456789") == std::string::npos;
+    };
+    unsupported_budget b;
+    b.text = text;
+    bool ok = false;
+    if (!text.empty() && text.back() == '%') {
+        const std::string number = text.substr(0, text.size() - 1);
+        const std::size_t dot = number.find('.');
+        const std::string whole = number.substr(0, dot);
+        std::string fraction = dot == std::string::npos ? "000" : number.substr(dot + 1);
+        if (digits(whole, 3) && digits(fraction, 3)) {
+            fraction.resize(3, '0');
+            b.share = true;
+            b.count = std::stoull(whole) * 1000 + std::stoull(fraction);
+            ok = b.count <= 100000;
+        }
+    } else if (digits(text, 9)) {
+        b.count = std::stoull(text);
+        ok = b.count <= max_generate;
+    }
+    if (!ok) {
+        throw conform_error(option + " is a whole number from 0 to " + std::to_string(max_generate) +
+                            " or a percentage from 0% to 100% (at most three decimals), not '" + text + "'");
+    }
+    return b;
+}
+
 conform_options parse_arguments(const std::vector<std::string>& args, bool& list_linked) {
     conform_options o;
     static const std::set<std::string> with_value = {"--format",
@@ -600,6 +652,7 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
                                                      "--corpus",
                                                      "--expected-failures",
                                                      "--write-expected-failures",
+                                                     "--max-unsupported",
                                                      "--generate",
                                                      "--seed",
                                                      "--profile",
@@ -670,6 +723,8 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
             o.corpus = value;
         } else if (name == "--write-expected-failures") {
             o.write_expected_failures = value;
+        } else if (name == "--max-unsupported") {
+            o.max_unsupported = parse_unsupported_budget(name, value);
         } else if (name == "--generate") {
             o.generate.count = parse_count(name, value, 1, max_generate);
         } else if (name == "--seed") {
@@ -716,16 +771,23 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
     return o;
 }
 
-/// The vectors that do not conform (unsupported ones aside), as an expected-failures list that
-/// --expected-failures reads back: the id, then the verdict and its one-line reason.
+/// The vectors that do not conform, as an expected-failures list that --expected-failures reads
+/// back: the id, then the verdict and its one-line reason. Unsupported ones are listed too, their
+/// reason starting "unsupported:", so that a reader of the list sees what was never graded.
 void write_expected_failures(const run_summary& s, const std::string& path) {
     std::string list = "# " + std::string(format_name(s.options.fmt)) + " at level " + level_name(s.options.level) +
                        ": " + s.encoder_description + "\n";
     std::size_t n = 0;
+    std::size_t unsupported = 0;
+    const std::string declared = "declared unsupported: ";
     for (const vector_result& r : s.results) {
-        if (r.success || r.verdict == result::unsupported) continue;
-        std::string reason =
-            std::string(result_name(r.verdict)) + ": " + (r.difference.empty() ? r.detail : r.difference);
+        if (r.success) continue;
+        std::string why = r.difference.empty() ? r.detail : r.difference;
+        if (r.verdict == result::unsupported) {
+            if (why.rfind(declared, 0) == 0) why.erase(0, declared.size());
+            ++unsupported;
+        }
+        std::string reason = std::string(result_name(r.verdict)) + ": " + why;
         std::replace(reason.begin(), reason.end(), '\n', ' ');
         if (reason.size() > 100) reason = reason.substr(0, 100) + "...";
         list += r.vector->id + "  # " + reason + "\n";
@@ -735,7 +797,8 @@ void write_expected_failures(const run_summary& s, const std::string& path) {
     out << list;
     out.close();
     if (!out) throw conform_error(path + ": cannot write the expected-failures list");
-    std::fprintf(stderr, "%s: %zu vectors listed as expected failures\n", path.c_str(), n);
+    std::fprintf(stderr, "%s: %zu vectors listed as expected failures, %zu of them unsupported\n", path.c_str(), n,
+                 unsupported);
 }
 
 }  // namespace
@@ -783,10 +846,11 @@ int run_conform_command(const std::vector<std::string>& args) {
                 std::fprintf(stderr, "sinkcheck conform: cannot write %s\n", o.output.c_str());
                 return 2;
             }
-            std::fprintf(
-                stderr, "%s: %zu vectors, %zu failing, %zu expected failures, %zu unexpected passes, %zu unsupported\n",
-                o.output.c_str(), s.results.size(), s.failures, s.expected_failures, s.unexpected_passes,
-                s.unsupported);
+            std::fprintf(stderr,
+                         "%s: %zu of %zu graded, %zu failing, %zu expected failures, %zu unexpected passes, %zu "
+                         "unsupported (%zu not declared)\n",
+                         o.output.c_str(), s.graded(), s.results.size(), s.failures, s.expected_failures,
+                         s.unexpected_passes, s.unsupported, s.unsupported_undeclared);
         }
         if (!o.write_expected_failures.empty()) write_expected_failures(s, o.write_expected_failures);
         return s.conforms() ? 0 : 1;

@@ -38,6 +38,20 @@ struct generate_options {
     std::size_t shrink_steps = 2000;  // candidates tried per failing value shrunk
 };
 
+/// `--max-unsupported N|P%`: how many results the encoder may declare unsupported without the
+/// expected-failures list naming them (docs/conformance.md, "Unsupported values"). The default,
+/// 0, tolerates none: a value the encoder did not grade is no pass unless the user said so.
+struct unsupported_budget {
+    std::string text = "0";   // as given, for the reports
+    bool share = false;       // P%: a share of the vectors (or values) in the run
+    std::uint64_t count = 0;  // N; for a share, P in thousandths of a percent (50% = 50000)
+    /// How many unlisted unsupported results a run of `total` vectors tolerates: N, or
+    /// floor(total * P / 100), so a share never rounds up into more than it says.
+    std::size_t allowed(std::size_t total) const noexcept {
+        return share ? static_cast<std::size_t>(total * count / 100000) : static_cast<std::size_t>(count);
+    }
+};
+
 struct conform_options {
     format fmt = format::cbor;
     std::string encoder;  // "CMD ARGS", or "linked:NAME"
@@ -52,6 +66,7 @@ struct conform_options {
     std::string output;                   // file, or empty for stdout
     std::string corpus;                   // file or directory; empty: the built-in corpus
     std::string write_expected_failures;  // file to list the failing vectors in, or empty
+    unsupported_budget max_unsupported;
     generate_options generate;
 };
 
@@ -79,7 +94,7 @@ struct finding {
     std::string difference;
     std::size_t values = 0;          // generated values that failed this way
     std::size_t representative = 0;  // index into run_summary::results: the shrunk value
-    std::size_t shrunk = 0;          // values of the class that were shrunk
+    std::size_t shrunk = 0;          // values of the class that were shrunk (JSON: values_shrunk)
     std::size_t steps = 0;           // candidates the representative's shrinking tried
     bool steps_exhausted = false;    // it stopped at --shrink-steps, not at a fixed point
     std::size_t original_bytes = 0;  // its choice bytes before shrinking
@@ -101,16 +116,30 @@ struct run_summary {
     std::vector<test_vector> vectors;  // the selected vectors, in corpus order
     std::vector<vector_result> results;
     std::size_t counts[8] = {};         // per result, indexed by result
+    std::size_t failing[8] = {};        // of those, not conforming and not listed, per result
     std::size_t failures = 0;           // not conforming and not expected to fail
     std::size_t expected_failures = 0;  // listed and still failing
     std::size_t unexpected_passes = 0;  // listed but now conforming
     std::size_t unsupported = 0;
-    double seconds = 0;         // the whole run, corpus loading included
-    double encode_seconds = 0;  // from the first vector sent to the last verdict
+    std::size_t unsupported_listed = 0;      // unsupported and named in the expected-failures list
+    std::size_t unsupported_tolerated = 0;   // not listed, and no more of them than --max-unsupported allows
+    std::size_t unsupported_undeclared = 0;  // not listed, and more of them than it allows: all fail the run
+    std::size_t unsupported_allowed = 0;     // what --max-unsupported allows in this run
+    double seconds = 0;                      // the whole run, corpus loading included
+    double encode_seconds = 0;               // from the first vector sent to the last verdict
     generation_summary generation;
-    /// No failure, no unexpected pass, and at least one vector the encoder did not declare
-    /// unsupported (an encoder that supports nothing has not shown anything).
-    bool conforms() const noexcept { return failures == 0 && unexpected_passes == 0 && unsupported < results.size(); }
+    /// The vectors (or values) the encoder answered: every one but the unsupported.
+    std::size_t graded() const noexcept { return results.size() - unsupported; }
+    std::size_t unsupported_declared() const noexcept { return unsupported_listed + unsupported_tolerated; }
+    /// No failure, no unexpected pass, no unsupported result the user did not declare, and at
+    /// least one vector graded (an encoder that supports nothing has not shown anything).
+    bool conforms() const noexcept {
+        return failures == 0 && unexpected_passes == 0 && unsupported_undeclared == 0 && graded() > 0;
+    }
+    /// Whether this unsupported result is one the run did not tolerate (listed ones are).
+    bool undeclared(const vector_result& r) const noexcept {
+        return r.verdict == result::unsupported && !r.expected_failure && unsupported_undeclared != 0;
+    }
 };
 
 /// A usage or input problem (bad option, malformed vector file, unknown expected-failure id):
@@ -136,7 +165,8 @@ std::vector<vector_result> grade_vectors(const std::vector<test_vector>& vectors
 /// One vector through one session; an exception other than run_stopped is a harness error.
 encode_outcome send_vector(encoder_session& session, const test_vector& v);
 
-/// Fills the counts of s from its results (expected-failure flags already set).
+/// Fills the counts of s from its results (expected-failure flags already set) and applies
+/// s.options.max_unsupported to the unsupported ones that are not listed.
 void count_results(run_summary& s);
 
 /// Classifies one outcome for one vector at a level (exposed for tests).
