@@ -337,7 +337,7 @@ def decode(fmt, data):
     return msgpack.unpackb(data, raw=False, strict_map_key=True)
 
 
-# Pairs RFC 8949 and the brief name, whatever the random generator draws.
+# The cases RFC 8949 §3.4.3 and the float rules name, drawn or not by the random generator.
 FIXED = [
     ("cbor", "c249010000000000000000", "c24a00010000000000000000"),
     ("cbor", "c249010000000000000000", "c24b0000010000000000000000"),
