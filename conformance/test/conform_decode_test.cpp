@@ -4,6 +4,8 @@
 // byte string of the corpus and agree with nlohmann 3.11.2 (or sinkcheck's BON8 decoder) on the
 // value, and reject malformed input with an offset instead of crashing or allocating wildly.
 #include <cstdlib>
+#include <map>
+#include <memory>
 #include <random>
 #include <string>
 
@@ -12,6 +14,7 @@
 
 #include "sinkcheck/conform/corpus.hpp"
 #include "sinkcheck/conform/decode.hpp"
+#include "sinkcheck/conform/run.hpp"
 #include "sinkcheck/conform/value_text.hpp"
 #include "sinkcheck/format/bon8_decoder.hpp"
 #include "sinkcheck/oracle.hpp"
@@ -146,6 +149,149 @@ TEST(ConformDecode, SameValueSeparatesIntegersFromFloatsButNotSignedness) {
     EXPECT_FALSE(same_value(json::binary({1}), json::binary({1}, 0)));
     EXPECT_TRUE(same_value(json::parse(R"({"a":[1,{"b":null}]})"), json::parse(R"({"a":[1,{"b":null}]})")));
     EXPECT_FALSE(same_value(json::parse(R"({"a":[1,{"b":null}]})"), json::parse(R"({"a":[1,{"c":null}]})")));
+}
+
+/// Whether two encodings are one value to the runner (decode_value, then decodes_to: what
+/// classify() asks).
+bool same_cbor(const char* a, const char* b) {
+    const decoded_value d = decode_value(format::cbor, bytes_of(a));
+    EXPECT_TRUE(d.ok) << a << ": " << d.how;
+    return decodes_to(format::cbor, bytes_of(b), d.value);
+}
+
+TEST(ConformDecode, CborBignumsAndIntegersAreOneNumberSpace) {
+    // RFC 8949 §3.4.3: leading zeros are accepted, and a bignum is the integer of its value.
+    EXPECT_TRUE(same_cbor("c249010000000000000000", "c24a00010000000000000000"));
+    EXPECT_TRUE(same_cbor("c249010000000000000000", "c24b0000010000000000000000"));
+    EXPECT_TRUE(same_cbor("c249010000000000000000", "d80249010000000000000000"));  // a head nlohmann reads
+    EXPECT_TRUE(same_cbor("3b8000000000000000", "c3488000000000000000"));          // -2^63-1
+    EXPECT_TRUE(same_cbor("3bffffffffffffffff", "c348ffffffffffffffff"));          // -2^64
+    EXPECT_TRUE(same_cbor("3bffffffffffffffff", "c34a0000ffffffffffffffff"));
+    EXPECT_TRUE(same_cbor("01", "c24101"));
+    EXPECT_TRUE(same_cbor("00", "c240"));
+    EXPECT_TRUE(same_cbor("20", "c340"));
+    EXPECT_TRUE(same_cbor("3b7fffffffffffffff", "c3487fffffffffffffff"));  // INT64_MIN
+    EXPECT_TRUE(same_cbor("1bffffffffffffffff", "c24900ffffffffffffffff"));
+    EXPECT_TRUE(same_cbor("82c24101616a", "8201616a"));  // inside containers too
+    EXPECT_TRUE(same_cbor("a16161c3420000", "a1616120"));
+    EXPECT_TRUE(same_cbor("a16161c3420000", "bf616120ff"));
+    // Other values stay other values.
+    EXPECT_FALSE(same_cbor("c249010000000000000000", "c249010000000000000001"));  // off by one
+    EXPECT_FALSE(same_cbor("c249010000000000000000", "1bffffffffffffffff"));
+    EXPECT_FALSE(same_cbor("3bffffffffffffffff", "3bfffffffffffffffe"));    // once both the double -2^64
+    EXPECT_FALSE(same_cbor("3bffffffffffffffff", "c248ffffffffffffffff"));  // tag 2 is never negative
+    EXPECT_FALSE(same_cbor("20", "c24101"));
+    EXPECT_FALSE(same_cbor("20", "c240"));
+    EXPECT_FALSE(same_cbor("01", "fa3f800000"));  // an integer is no float (RFC 8949 §2)
+    EXPECT_FALSE(same_cbor("c249010000000000000000", "fa5f800000"));
+    EXPECT_FALSE(same_cbor("c24101", "d8174101"));  // another tag: binary with a subtype
+    EXPECT_FALSE(same_cbor("c24101", "4101"));
+    EXPECT_FALSE(same_cbor("01", "d8024401000000"));  // 2^24, not 1
+}
+
+TEST(ConformDecode, ANegativeBeyondInt64IsHeldExactly) {
+    const decoded_value v = decode_value(format::cbor, bytes_of("3bffffffffffffffff"));
+    ASSERT_TRUE(v.ok) << v.how;
+    EXPECT_TRUE(same_value(v.value, json::binary({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, 3)))
+        << render_value(v.value);
+    EXPECT_NE(v.how.find("sinkcheck's decoder"), std::string::npos) << v.how;
+}
+
+/// Writes, for each value, the bytes listed for its wire text (the tests' encodings).
+class listed_bytes : public linked_encoder {
+public:
+    std::vector<std::uint8_t> encode(format, const json&, const std::string& wire, const encode_options&) override {
+        return parse_hex(answers().at(wire));
+    }
+    static std::map<std::string, std::string>& answers() {
+        static std::map<std::string, std::string> by_wire;
+        return by_wire;
+    }
+};
+
+const bool listed_registered = [] {
+    register_linked_encoder({"listed-bytes", "the bytes a test lists for each value", {format::cbor}, [] {
+                                 return std::make_unique<listed_bytes>();
+                             }});
+    return true;
+}();
+
+/// Grades one corpus vector, the encoder answering `hex`, at `level`, through the whole run.
+vector_result graded(const std::string& id, const std::string& hex, run_level level) {
+    static const std::vector<test_vector> all = load_corpus(SINKCHECK_CORPUS_DIR, format::cbor);
+    std::string wire;
+    for (const test_vector& v : all) {
+        if (v.id == id) wire = v.input.wire;
+    }
+    EXPECT_FALSE(wire.empty()) << "no vector " << id;
+    listed_bytes::answers()[wire] = hex;
+    conform_options o;
+    o.fmt = format::cbor;
+    o.level = level;
+    o.corpus = SINKCHECK_CORPUS_DIR;
+    o.filters = {id};
+    const linked_encoder_info* info = nullptr;
+    for (const linked_encoder_info& e : linked_encoders()) {
+        if (e.name == "listed-bytes") info = &e;
+    }
+    auto factory = make_linked_factory(*info);
+    const run_summary s = run_conformance(o, *factory);
+    EXPECT_EQ(s.results.size(), 1u) << id;
+    return s.results.empty() ? vector_result{} : s.results[0];
+}
+
+TEST(ConformDecode, BignumsOfTheRightValuePassAtTheEquivalentLevel) {
+    struct answer {
+        const char* id;
+        const char* hex;
+    };
+    // `equivalent` vectors (integers beyond 64 bits) are judged by value at every level.
+    for (const answer& a : {answer{"cbor/bigint/18446744073709551616", "c24a00010000000000000000"},
+                            {"cbor/bigint/18446744073709551616", "c24b0000010000000000000000"},
+                            {"cbor/rfc8949-a/18446744073709551616", "c24a00010000000000000000"},
+                            {"cbor/bigint/-9223372036854775809", "c3488000000000000000"},
+                            {"cbor/bigint/-18446744073709551616", "c348ffffffffffffffff"},
+                            {"cbor/bigint/-18446744073709551617", "c34a00010000000000000000"}}) {
+        for (run_level level : {run_level::exact, run_level::equivalent}) {
+            const vector_result r = graded(a.id, a.hex, level);
+            EXPECT_EQ(r.verdict, result::pass_equivalent) << a.id << " " << a.hex << ": " << r.detail;
+            EXPECT_TRUE(r.success) << a.id << " " << a.hex << " at " << level_name(level);
+        }
+    }
+    // `exact` vectors: the same value in other bytes conforms at the equivalent level only.
+    for (const answer& a : {answer{"cbor/int/1", "c24101"},
+                            {"cbor/int/-1", "c340"},
+                            {"cbor/int/18446744073709551615", "c24900ffffffffffffffff"},
+                            {"cbor/int/-9223372036854775808", "c3487fffffffffffffff"}}) {
+        const vector_result exact = graded(a.id, a.hex, run_level::exact);
+        EXPECT_EQ(exact.verdict, result::pass_equivalent) << a.id << " " << a.hex << ": " << exact.detail;
+        EXPECT_FALSE(exact.success) << a.id << " " << a.hex;
+        const vector_result equivalent = graded(a.id, a.hex, run_level::equivalent);
+        EXPECT_EQ(equivalent.verdict, result::pass_equivalent) << a.id << " " << a.hex << ": " << equivalent.detail;
+        EXPECT_TRUE(equivalent.success) << a.id << " " << a.hex;
+    }
+}
+
+TEST(ConformDecode, BignumsOfAnotherValueFail) {
+    struct answer {
+        const char* id;
+        const char* hex;
+    };
+    for (const answer& a : {answer{"cbor/bigint/18446744073709551616", "c24a00010000000000000001"},  // 2^64+1
+                            {"cbor/bigint/18446744073709551616", "c248ffffffffffffffff"},            // 2^64-1
+                            {"cbor/bigint/-18446744073709551616", "c348fffffffffffffffe"},           // -2^64+1
+                            {"cbor/bigint/-18446744073709551616", "3bfffffffffffffffe"},
+                            {"cbor/bigint/-18446744073709551616", "c248ffffffffffffffff"},  // tag 2: positive
+                            {"cbor/int/-1", "c24101"},
+                            {"cbor/int/-1", "c240"},
+                            {"cbor/int/1", "c24102"}}) {
+        for (run_level level : {run_level::exact, run_level::equivalent}) {
+            const vector_result r = graded(a.id, a.hex, level);
+            EXPECT_EQ(r.verdict, result::fail)
+                << a.id << " " << a.hex << " at " << level_name(level) << ": " << r.detail;
+            EXPECT_FALSE(r.success) << a.id << " " << a.hex;
+        }
+    }
 }
 
 }  // namespace

@@ -54,7 +54,9 @@ decoded decode_annotated(format f, const std::uint8_t* data, std::size_t size, c
     return out;
 }
 
-decoded_value decode_value(format f, const std::vector<std::uint8_t>& bytes) {
+namespace {
+
+decoded_value decode_model_value(format f, const std::vector<std::uint8_t>& bytes) {
     decoded_value r;
     decode_limits lim;
     lim.max_lines = 0;
@@ -86,6 +88,21 @@ decoded_value decode_value(format f, const std::vector<std::uint8_t>& bytes) {
     r.ok = true;
     r.value = std::move(mine.value);
     return r;
+}
+
+}  // namespace
+
+decoded_value decode_value(format f, const std::vector<std::uint8_t>& bytes) {
+    decoded_value r = decode_model_value(f, bytes);
+    // Each format's own data model (docs/formats.md, "what counts as the same value"): only
+    // CBOR has numbers that the JSON model holds in two shapes.
+    if (r.ok && f == format::cbor) decoding::to_cbor_number_space(r.value);
+    return r;
+}
+
+bool decodes_to(format f, const std::vector<std::uint8_t>& bytes, const nlohmann::json& value) {
+    const decoded_value d = decode_value(f, bytes);
+    return d.ok && same_value(d.value, value);
 }
 
 }  // namespace sinkcheck::conform

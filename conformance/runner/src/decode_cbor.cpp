@@ -1,4 +1,6 @@
 // decode_cbor.cpp — the annotated CBOR decoder (RFC 8949 §3).
+#include <algorithm>
+
 #include "decoder_base.hpp"
 
 namespace sinkcheck::conform::decoding {
@@ -125,11 +127,14 @@ private:
                     note(at, "negative " + std::to_string(n));
                     return scalar(json(n), at);
                 }
-                // -1-v is below INT64_MIN: the JSON model holds it as the nearest double.
+                // -1-v is below INT64_MIN, which no integer kind of the JSON model holds: it is
+                // kept exactly, as the tag-3 bignum of the same value (RFC 8949 §3.4.3), the
+                // form to_cbor_number_space gives every such integer.
                 out_.oracle_misreads = "a negative integer below INT64_MIN (nlohmann 3.11.2 wraps it)";
-                const double d = -1.0 - static_cast<double>(v);
-                note(at, "negative -1-" + std::to_string(v) + " (beyond int64: " + float_text(d) + ")");
-                return scalar(json(d), at);
+                std::vector<std::uint8_t> magnitude(8);
+                for (std::size_t i = 0; i < 8; ++i) magnitude[i] = static_cast<std::uint8_t>(v >> (56 - 8 * i));
+                note(at, "negative -1-" + std::to_string(v) + " (beyond int64)");
+                return scalar(json::binary(std::move(magnitude), 3), at);
             }
             case 2: {
                 std::string s = string_body(2, ai, at);
@@ -181,6 +186,31 @@ private:
 };
 
 }  // namespace
+
+void to_cbor_number_space(json& value) {
+    std::vector<json*> todo{&value};
+    while (!todo.empty()) {
+        json& j = *todo.back();
+        todo.pop_back();
+        if (j.is_array() || j.is_object()) {
+            for (json& member : j) todo.push_back(&member);
+            continue;
+        }
+        if (!j.is_binary() || !j.get_binary().has_subtype()) continue;
+        auto& b = j.get_binary();
+        if (b.subtype() != 2 && b.subtype() != 3) continue;
+        // RFC 8949 §3.4.3: decoders accept leading zeros, and they change nothing.
+        b.erase(b.begin(), std::find_if(b.begin(), b.end(), [](std::uint8_t x) { return x != 0; }));
+        if (b.size() > 8) continue;
+        std::uint64_t n = 0;
+        for (const std::uint8_t x : b) n = (n << 8) | x;
+        if (b.subtype() == 2) {
+            j = n;
+        } else if (n <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+            j = -1 - static_cast<std::int64_t>(n);
+        }
+    }
+}
 
 void decode_annotated_cbor(const std::uint8_t* p, std::size_t n, const decode_limits& limits, decoded& out) {
     cbor_decoder(p, n, limits, out).run();

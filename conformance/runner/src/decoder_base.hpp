@@ -233,6 +233,12 @@ inline double double_from_bits(std::uint64_t b) {
 // throws failure at the first byte it cannot accept.
 
 void decode_annotated_cbor(const std::uint8_t* p, std::size_t n, const decode_limits& limits, decoded& out);
+/// CBOR's one number space (RFC 8949 §3.4.3): tag 2 and 3 bignums (binary subtypes 2 and 3, as
+/// both decoders keep them) and major types 0 and 1 are one kind of number, so every integer is
+/// given one form. An integer that fits int64 or uint64 becomes that integer kind, whatever
+/// encoding it came in; any other keeps its bignum subtype with the magnitude (n for tag 2,
+/// -1-n for tag 3) stripped of leading zeros. Walks the value without recursion.
+void to_cbor_number_space(json& value);
 void decode_annotated_msgpack(const std::uint8_t* p, std::size_t n, const decode_limits& limits, decoded& out);
 /// UBJSON (Draft 12, big-endian) or, with bjdata, BJData (Draft 2, little-endian).
 void decode_annotated_ubjson(const std::uint8_t* p, std::size_t n, const decode_limits& limits, decoded& out,

@@ -10,7 +10,10 @@
 // decoder for BON8, and from the decoder here where 3.11.2 cannot be trusted with the bytes:
 // it rejects the one-byte tag heads c0-c5 and d5-d7 and drops c6-d4 (RFC 8949 preferred
 // serialization for tags 0..23), wraps CBOR negative integers below INT64_MIN to 0, and
-// recurses (values deeper than 256 levels).
+// recurses (values deeper than 256 levels). The value is then put in the format's own data model:
+// a CBOR bignum (tag 2 or 3) and a major type 0 or 1 integer of the same value are one number
+// (RFC 8949 §3.4.3), so they decode to one form (docs/formats.md, per format: what counts as the
+// same value).
 #pragma once
 
 #include <cstddef>
@@ -57,8 +60,10 @@ inline decoded decode_annotated(format f, const std::vector<std::uint8_t>& bytes
     return decode_annotated(f, bytes.data(), bytes.size(), limits);
 }
 
-/// The value the bytes stand for (see the header comment for which decoder). ok == false when
-/// no decoder accepts the bytes; how names the decoder used, or why none could be.
+/// The value the bytes stand for, in the format's data model (see the header comment for which
+/// decoder). CBOR integers come in one form: int64 or uint64 where they fit, else a binary of
+/// subtype 2 (tag 2, value n) or 3 (tag 3, value -1-n) holding n without leading zeros. ok ==
+/// false when no decoder accepts the bytes; how names the decoder used, or why none could be.
 struct decoded_value {
     bool ok = false;
     nlohmann::json value;
@@ -69,5 +74,10 @@ decoded_value decode_value(format f, const std::vector<std::uint8_t>& bytes);
 /// Structural equality of two decoded values: the kit's one value equality
 /// (sinkcheck/testkit/same_value.hpp), with nothing looked away from.
 using testkit::same_value;
+
+/// The runner's one judgement of "the same value": the bytes decode (decode_value) to a value
+/// equal (same_value) to `value`, itself a decode_value result. classify() asks it of the
+/// expected bytes and of each listed alternative.
+bool decodes_to(format f, const std::vector<std::uint8_t>& bytes, const nlohmann::json& value);
 
 }  // namespace sinkcheck::conform
