@@ -30,14 +30,14 @@ out="$build/conformance-results"
 rm -rf "$out"
 mkdir -p "$out"
 node_dir=$(install_node_encoders "$root" "$build")
+install_debian_encoders "$root" "$build"
 read_encoders "$root" "$build" "$python" "$node_dir"
 for run in "${runs[@]}"; do
   IFS='|' read -r name formats level encoder mode <<<"$run"
   for f in $formats; do
     echo "== $name $f ($level)" >&2
     # Exit status 1 (does not conform) is the expected outcome for most of these.
-    mode_option=(--mode "$mode")
-    case $encoder in linked:*) mode_option=() ;; esac
+    mode_options "$mode" "$encoder"
     "$tool" conform --format "$f" --level "$level" "${mode_option[@]}" --jobs 2 --encoder "$encoder" \
       --report json --output "$out/$name.$f.json" || [ $? -eq 1 ]
   done
