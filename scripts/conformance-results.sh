@@ -30,14 +30,14 @@ out="$build/conformance-results"
 rm -rf "$out"
 mkdir -p "$out"
 node_dir=$(install_node_encoders "$root" "$build")
+install_debian_encoders "$root" "$build"
 read_encoders "$root" "$build" "$python" "$node_dir"
 for run in "${runs[@]}"; do
   IFS='|' read -r name formats level encoder mode <<<"$run"
   for f in $formats; do
     echo "== $name $f ($level)" >&2
     # Exit status 1 (does not conform) is the expected outcome for most of these.
-    mode_option=(--mode "$mode")
-    case $encoder in linked:*) mode_option=() ;; esac
+    mode_options "$mode" "$encoder"
     "$tool" conform --format "$f" --level "$level" "${mode_option[@]}" --jobs 2 --encoder "$encoder" \
       --report json --output "$out/$name.$f.json" || [ $? -eq 1 ]
   done
@@ -86,6 +86,25 @@ NOTES = {
     "integers. Whole doubles other than -0 are declared unsupported (a JavaScript number does not tell 1.0 from 1).",
     "js-bson": "Graded at the equivalent level: keys in JavaScript's property order (integer-like keys first), "
     "integers beyond int32 as BigInt (int64), floats as bson.Double. Everything else is the reference's bytes.",
+    "fxamacker-cbor": "Graded at the equivalent level: floats always binary64 (ShortestFloatNone), NaN as `f97e00` "
+    "and infinities as half (its NaNConvert/InfConvert defaults), keys sorted bytewise (the adapter's one setting: a "
+    "Go map iterates in random order), tags 0..23 with the one-byte head, integers beyond 64 bits as bignums. "
+    "Discarded values are declared unsupported (Go has none).",
+    "fxamacker-cbor-core": "Graded at the canonical level: CoreDetEncOptions writes RFC 8949 §4.2.1 core "
+    "deterministic CBOR and meets every canonical vector; only the text that is not UTF-8 fails.",
+    "ugorji-codec": "Graded at the equivalent level: floats always 64-bit (CBOR `fb`, MessagePack `cb`), maps in "
+    "the vector's order (MapBySlice), tags 0..23 with the one-byte head. Integers beyond 64 bits (no big integer "
+    "in the library) and discarded values (none in Go) are declared unsupported.",
+    "cbor-xs": "Graded at the equivalent level: a number with only a double slot is written as an integer when "
+    "its value is whole and fits 32 bits, else as binary32 when exact, else binary64; maps through "
+    "CBOR::XS::as_map in the vector's order; max_depth 512 by default. Strings that are no sequence of code points "
+    "(no Perl text string holds them) and discarded values are declared unsupported.",
+    "data-messagepack": "Graded at the equivalent level: floats always float 64, keys sorted (canonical). "
+    "Data::MessagePack 1.02 writes every string as str (utf8 mode) or every one as bin, and has no ext type: "
+    "binary values are declared unsupported, as are strings that are no sequence of code points and discarded "
+    "values.",
+    "ruby-msgpack": "Graded at the equivalent level: floats always float 64, Hashes in insertion order (the "
+    "vector's), binary as bin and subtypes as ext. Discarded values are declared unsupported (Ruby has none).",
 }
 
 FINDINGS = {
@@ -198,6 +217,67 @@ FINDINGS = {
         ("binary subtypes beyond 255 truncated", ["bson/refuse/subtype-*"], "bson/refuse/subtype-256",
          "Bug: bson.Binary takes subtype 256 and writes its low byte (0); the subtype is one byte (bsonspec.org "
          "`binary ::= int32 subtype (byte*)`)."),
+    ],
+    "fxamacker-cbor": [
+        ("text that is not UTF-8 is written", ["cbor/refuse/invalid-utf8-*"], "cbor/refuse/invalid-utf8-string",
+         "Bug: a Go string may hold any bytes and the encoder writes them as a text string unchecked; RFC 8949 §3.1 "
+         "requires a text string to be UTF-8 (RFC 3629 §3 excludes overlongs and surrogates), so the output is invalid "
+         "CBOR (§5.3.1). fxamacker/cbor's own decoder rejects these bytes; ugorji checks only when decoding with "
+         "ValidateUnicode."),
+    ],
+    "fxamacker-cbor-core": [
+        ("text that is not UTF-8 is written", ["cbor/refuse/invalid-utf8-*"], "cbor/refuse/invalid-utf8-string",
+         "Bug, as with fxamacker's default options: the bytes are written unchecked as a text string (RFC 8949 §3.1)."),
+    ],
+    "ugorji-codec": [
+        ("text that is not UTF-8 is written", ["cbor/refuse/invalid-utf8-*", "msgpack/refuse/invalid-utf8-*"],
+         "cbor/refuse/invalid-utf8-string",
+         "Bug: a Go string's bytes are written as a text string (CBOR, RFC 8949 §3.1) or str (MessagePack spec, str "
+         "format family: UTF-8) without a check; the output is invalid."),
+        ("ext types beyond 255 truncated to 8 bits", ["msgpack/refuse/subtype-*"], "msgpack/refuse/subtype-256",
+         "Bug: RawExt.Tag is a uint64 and EncodeRawExt writes uint8(Tag), so type 256 silently becomes ext type 0 "
+         "(`d5000102`), another value; the MessagePack spec's ext type is one signed byte, and a type that does not "
+         "fit must be refused."),
+    ],
+    "cbor-xs": [
+        ("-0.0 written as the integer 0", ["cbor/float/-0.0", "cbor/rfc8949-a/-0.0"], "cbor/float/-0.0",
+         "Bug: -0.0 is a float apart from 0 (RFC 8949 §3.3; Appendix A: `f98000`); CBOR::XS's test for a whole "
+         "number accepts it and writes `00`, losing the sign and the type."),
+        ("whole doubles written as integers", ["cbor/float/*", "cbor/rfc8949-a/*.0"], "cbor/float/1.0",
+         "Legitimate, documented choice, lossy for the type: Perl has one number type and CBOR::XS writes a value "
+         "that seems to be an integer in the shortest form (its MAPPING section), here a double whose value is whole "
+         "and fits 32 bits (1.0 as `01`; 4294967296.0 stays a float). A reader gets an integer, not the float."),
+        ("negative bignums written with wrong bytes", ["cbor/bigint/-*", "cbor/rfc8949-a/-1844674407370955161*"],
+         "cbor/bigint/-9223372036854775809",
+         "Bug: Math::BigInt::TO_CBOR writes tag 3 over `substr(as_hex, 2)` of the negative number, which keeps the "
+         "`x` of `-0x...` (packed as a digit) and is not -1-n: -2^63-1 becomes `c349018000000000000001`, another "
+         "integer; RFC 8949 §3.4.3 asks for tag 3 over -1-n = 2^63 (`c3488000000000000000`), and preferred "
+         "serialization for `3b8000000000000000`."),
+        ("nesting beyond 512 refused", ["cbor/array/depth-1000"], "cbor/array/depth-1000",
+         "Legitimate, documented default: max_depth is 512 (`max_depth` raises it); the value is valid."),
+        ("a surrogate written as ED A0 80", ["cbor/refuse/invalid-utf8-surrogate"],
+         "cbor/refuse/invalid-utf8-surrogate",
+         "Bug: a Perl string may hold the code point U+D800 and CBOR::XS writes its internal encoding `eda080` as "
+         "a text string unchecked; RFC 3629 §3 excludes surrogates and RFC 8949 §3.1 requires UTF-8."),
+    ],
+    "data-messagepack": [
+        ("integers beyond 64 bits refused", ["msgpack/bigint/*"], "msgpack/bigint/18446744073709551616",
+         "Legitimate: MessagePack has no integer beyond 64 bits; Data::MessagePack refuses the Math::BigInt "
+         "(\"encountered object\") where nlohmann's model holds the nearest double."),
+        ("nesting beyond 512 refused", ["msgpack/array/depth-1000"], "msgpack/array/depth-1000",
+         "Legitimate, documented default: pack's max_depth is 512; the value is valid."),
+        ("a surrogate written as ED B0 80", ["msgpack/refuse/invalid-utf8-surrogate"],
+         "msgpack/refuse/invalid-utf8-surrogate",
+         "Bug: a Perl string may hold the code point U+DC00 and its internal encoding `edb080` is written as str "
+         "unchecked; the MessagePack spec's str holds UTF-8, which excludes surrogates (RFC 3629 §3)."),
+    ],
+    "ruby-msgpack": [
+        ("integers beyond 64 bits refused", ["msgpack/bigint/*"], "msgpack/bigint/18446744073709551616",
+         "Legitimate: MessagePack has no integer beyond 64 bits; msgpack raises RangeError where nlohmann's model "
+         "holds the nearest double."),
+        ("text that is not UTF-8 is written", ["msgpack/refuse/invalid-utf8-*"], "msgpack/refuse/invalid-utf8-string",
+         "Bug: a String tagged UTF-8 whose bytes are not (valid_encoding? is false) is written as str unchecked; "
+         "the MessagePack spec's str holds UTF-8."),
     ],
 }
 FORMATS = ["cbor", "msgpack", "ubjson", "bjdata", "bson", "bon8"]

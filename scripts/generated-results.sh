@@ -54,6 +54,7 @@ build_encoders "$root" "$build"
 tool="$build/tools/sinkcheck"
 mkdir -p "$out"
 node_dir=$(install_node_encoders "$root" "$build")
+install_debian_encoders "$root" "$build"
 read_encoders "$root" "$build" "$python" "$node_dir"
 
 selected() {
@@ -72,8 +73,7 @@ for run in "${runs[@]}"; do
   selected "$name" || continue
   for f in $formats; do
     graded_level=$level
-    mode_option=(--mode "$mode")
-    case $encoder in linked:*) mode_option=() ;; esac
+    mode_options "$mode" "$encoder"
     report="$out/$name.$f.report.json"
     echo "== $name $f ($graded_level, $values values)" >&2
     start=$(date +%s.%N)

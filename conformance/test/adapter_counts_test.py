@@ -1,10 +1,18 @@
 #!/usr/bin/python3
-"""adapter_counts_test.py SINKCHECK FORMAT ENCODER EXPECT FILTER... — a third-party adapter still
-grades as it did: `sinkcheck conform` runs ENCODER (a command line or linked:NAME) at the
-equivalent level on the vectors matching the FILTER globs, and the count of every result class
-must be exactly what EXPECT says (`pass=3,refused-correctly=1`; a class it does not name must
-be 0). A broken adapter (a library call renamed, a conversion lost, a refusal turned into an
+"""adapter_counts_test.py [OPTION...] SINKCHECK FORMAT ENCODER EXPECT FILTER... — a third-party
+adapter still grades as it did: `sinkcheck conform` runs ENCODER (a command line or linked:NAME)
+at the equivalent level on the vectors matching the FILTER globs, and the count of every result
+class must be exactly what EXPECT says (`pass=3,refused-correctly=1`; a class it does not name
+must be 0). A broken adapter (a library call renamed, a conversion lost, a refusal turned into an
 error) moves a vector to another class, and the test prints every vector with its result.
+
+Options, before the arguments:
+  --notation json     send the JSON notation (conform --notation json)
+  --requires 'CMD'    a shell command that fails when the adapter's language or library is not
+                      installed: then the test is skipped (exit 77, CTest's SKIP_RETURN_CODE)
+                      with CMD in the message; repeatable
+  --prepare 'CMD'     a shell command run after the requirements hold (building the adapter);
+                      its failure fails the test
 """
 
 import json
@@ -14,7 +22,31 @@ import sys
 import tempfile
 
 
+SKIPPED = 77
+
+
 def main(argv):
+    argv = list(argv)
+    notation = None
+    requires = []
+    prepare = []
+    while len(argv) > 2 and argv[1] in ("--notation", "--requires", "--prepare"):
+        option, value = argv[1], argv[2]
+        del argv[1:3]
+        if option == "--notation":
+            notation = value
+        else:
+            (requires if option == "--requires" else prepare).append(value)
+    for command in requires:
+        if subprocess.run(["/bin/sh", "-c", command], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+            print("SKIP: the adapter's language or library is not installed (%s failed); "
+                  "scripts/conformance-results.sh installs it" % command)
+            return SKIPPED
+    for command in prepare:
+        status = subprocess.run(["/bin/sh", "-c", command], check=False).returncode
+        if status:
+            print("FAIL: %s exited with status %d" % (command, status))
+            return 1
     if len(argv) < 6:
         sys.stderr.write(__doc__)
         return 2
@@ -33,6 +65,8 @@ def main(argv):
         command = [tool, "conform", "--format", fmt, "--level", "equivalent", "--encoder", encoder]
         if not encoder.startswith("linked:"):
             command += ["--mode", "batch"]
+        if notation:
+            command += ["--notation", notation]
         for f in filters:
             command += ["--filter", f]
         command += ["--report", "json", "--output", report_path]

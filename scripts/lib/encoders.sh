@@ -1,5 +1,6 @@
 # Shared by scripts/conformance-results.sh and scripts/generated-results.sh (sourced, not run):
-# the build, the npm encoders and the table of encoders, conformance/adapters/encoders.txt.
+# the build, the npm encoders, the Debian-packaged Go, Perl and Ruby encoders and the table of
+# encoders, conformance/adapters/encoders.txt.
 
 # build_encoders ROOT BUILD: configures BUILD if it has no cache and builds the CLI and the
 # reference batch encoder in it (nothing else).
@@ -29,6 +30,49 @@ install_node_encoders() {
   echo "$dir"
 }
 
+# The Debian packages of the Go, Perl and Ruby encoders (conformance/adapters/{go,perl,ruby}/).
+# Only the results scripts install them: they are not part of scripts/setup.sh, so CI does not
+# grow; the CTests conform_adapter_go_*, _perl_* and _ruby_* skip when they are missing.
+debian_encoder_packages=(golang-go golang-github-fxamacker-cbor-dev golang-github-ugorji-go-codec-dev
+  libcbor-xs-perl libdata-messagepack-perl ruby ruby-msgpack)
+
+# install_debian_encoders ROOT BUILD: installs what debian_encoder_packages lacks (apt-get,
+# with sudo unless root; nothing when all are there) and builds the Go adapter against the
+# packaged sources into BUILD/go-encoders/go_encoder (GOPATH mode: nothing is downloaded).
+install_debian_encoders() {
+  local root=$1 build=$2 missing=() p sudo_cmd=()
+  for p in "${debian_encoder_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}" >&2
+  fi
+  build_go_encoder "$root" "$build"
+}
+
+# build_go_encoder ROOT BUILD: BUILD/go-encoders/go_encoder from conformance/adapters/go/.
+build_go_encoder() {
+  local root=$1 build=$2 dir
+  case $build in
+    /*) dir="$build/go-encoders" ;;
+    *) dir="$root/$build/go-encoders" ;;
+  esac
+  mkdir -p "$dir"
+  (cd "$root" && GOPATH=/usr/share/gocode GO111MODULE=off GOFLAGS= GOCACHE="$dir/cache" \
+    go build -o "$dir/go_encoder" ./conformance/adapters/go)
+}
+
+# mode_options MODE ENCODER: sets the array mode_option to the conform options of the table's
+# mode field (`batch`, `per-vector`, or either with `+json` for --notation json); none for a
+# linked encoder.
+mode_options() {
+  mode_option=()
+  case $2 in linked:*) return ;; esac
+  mode_option=(--mode "${1%+json}")
+  case $1 in *+json) mode_option+=(--notation json) ;; esac
+}
+
 # read_encoders ROOT BUILD PYTHON NODE_DIR: fills the array `runs` with one
 # "name|formats|level|encoder|mode" line per row of the table, the encoder's placeholders
 # replaced.
@@ -50,6 +94,9 @@ read_encoders() {
     encoder=${encoder//\{python\}/$python}
     encoder=${encoder//\{root\}/$root}
     encoder=${encoder//\{node\}//usr/bin/node $node_dir/node_encoder.js --library}
+    encoder=${encoder//\{go\}/$build/go-encoders/go_encoder --library}
+    encoder=${encoder//\{perl\}//usr/bin/perl}
+    encoder=${encoder//\{ruby\}//usr/bin/ruby}
     runs+=("$name|$formats|$level|$encoder|$mode")
   done <"$table"
 }
