@@ -157,7 +157,7 @@ std::string read(const std::string& path) {
     return text.str();
 }
 
-double rate(const run_summary& s) { return static_cast<double>(s.results.size()) / s.encode_seconds; }
+double rate(const run_summary& s) { return static_cast<double>(s.total()) / s.encode_seconds; }
 
 // Seed 5 puts a 24 into 18 of the first 1,000 CBOR values (trees of nested arrays with their
 // depths as siblings among them), and into 4 of the first 300.
@@ -202,7 +202,7 @@ std::size_t expect_planted_finding(const run_summary& s, std::size_t failing) {
     std::printf(
         "planted bug: %zu of %zu values fail, %zu class(es); 'malformed output' (%zu values) shrunk from %zu to "
         "%zu choice bytes in %zu steps (%.3f s)\n",
-        s.failures, s.results.size(), s.generation.findings.size(), f.values, f.original_bytes, f.shrunk_bytes, f.steps,
+        s.failures, s.total(), s.generation.findings.size(), f.values, f.original_bytes, f.shrunk_bytes, f.steps,
         s.generation.shrink_seconds);
     return malformed;
 }
@@ -250,12 +250,12 @@ TEST(Generate, FindsShrinksAndDedupsAPlantedBugFromAFixedSeed) {
 /// Runs 3,000 CBOR values from seed 1 against a planted encoder; expects one class and returns
 /// its shrunk representative.
 const vector_result& planted_band_finding(const run_summary& s) {
-    EXPECT_GT(s.failures, 0u) << "the planted bug was not found in " << s.results.size() << " values";
+    EXPECT_GT(s.failures, 0u) << "the planted bug was not found in " << s.total() << " values";
     EXPECT_EQ(s.generation.findings.size(), 1u) << failures_of(s);
     if (s.generation.findings.empty()) throw std::runtime_error("no finding");
     const finding& f = s.generation.findings.front();
     const vector_result& r = s.results[f.representative];
-    std::printf("%zu of %zu values fail as '%s'; shrunk in %zu steps to %s\n", f.values, s.results.size(),
+    std::printf("%zu of %zu values fail as '%s'; shrunk in %zu steps to %s\n", f.values, s.total(),
                 f.difference.c_str(), f.steps, r.vector->input_text.substr(0, 120).c_str());
     return r;
 }
@@ -287,8 +287,9 @@ TEST(Generate, FindsABugConfinedToArraysOf17To31AndShrinksTo17Nulls) {
 // bug of whatever class its first answer showed.
 TEST(Generate, AnAnswerThatChangesWhenAskedAgainIsItsOwnClass) {
     const run_summary s = generate_linked(generating(format::msgpack, 200, 1), "first-answer-wrong");
-    EXPECT_EQ(s.failures, 200u);
-    EXPECT_EQ(s.generation.nondeterministic, 200u);
+    // every value whose text it had not seen before (most of them) fails, then passes when asked again
+    EXPECT_GT(s.failures, 100u);
+    EXPECT_EQ(s.generation.nondeterministic, s.failures);
     ASSERT_EQ(s.generation.findings.size(), 1u) << failures_of(s);
     EXPECT_EQ(s.generation.findings[0].difference, "nondeterministic output");
     EXPECT_NE(s.results[0].detail.find("asked twice, answered differently"), std::string::npos) << s.results[0].detail;
@@ -337,7 +338,7 @@ TEST(Generate, CanonicalCborGradesByTheModel) {
     o.level = run_level::canonical;
     const run_summary model = generate_linked(o, "canonical-model");
     EXPECT_TRUE(model.conforms()) << failures_of(model);
-    EXPECT_EQ(model.results.size(), 1000u);
+    EXPECT_EQ(model.total(), 1000u);
 
     o.generate.save = ::testing::TempDir() + "cbor-canonical.vectors";
     std::remove(o.generate.save.c_str());
@@ -383,19 +384,46 @@ TEST(Generate, SameSeedSameValues) {
     o.generate.shrink_steps = 0;
     const run_summary a = generate_linked(o, "refuses-all");
     const run_summary b = generate_linked(o, "refuses-all");
+    ASSERT_EQ(a.total(), 300u);
+    ASSERT_EQ(a.failures, a.total());
+    // Every value fails in one class: its first 16 and its 3 smallest are listed, the rest counted.
+    ASSERT_GE(a.results.size(), 16u);
+    ASSERT_LE(a.results.size(), 19u);
     ASSERT_EQ(a.results.size(), b.results.size());
-    ASSERT_EQ(a.failures, a.results.size());
     for (std::size_t i = 0; i < a.results.size(); ++i) {
+        EXPECT_EQ(a.results[i].vector->id, b.results[i].vector->id) << i;
         EXPECT_EQ(a.results[i].vector->input_text, b.results[i].vector->input_text) << i;
     }
     conform_options other = o;
     other.generate.seed = planted_seed + 1;
     const run_summary c = generate_linked(other, "refuses-all");
     std::size_t same = 0;
-    for (std::size_t i = 0; i < a.results.size(); ++i) {
+    for (std::size_t i = 0; i < 16; ++i) {
         if (a.results[i].vector->input_text == c.results[i].vector->input_text) ++same;
     }
-    EXPECT_LT(same, a.results.size() / 4) << "another seed, mostly the same values";
+    EXPECT_LT(same, 4u) << "another seed, mostly the same values";
+}
+
+// Workers take values in any order; what is listed, counted and found does not depend on it.
+TEST(Generate, AnyNumberOfJobsGivesTheSameReport) {
+    conform_options o = generating(format::cbor, 2000, planted_seed);
+    const run_summary one = generate_linked(o, "planted-24");
+    o.jobs = 3;
+    const run_summary three = generate_linked(o, "planted-24");
+    ASSERT_EQ(one.total(), three.total());
+    EXPECT_EQ(one.failures, three.failures);
+    for (std::size_t k = 0; k < 8; ++k) EXPECT_EQ(one.counts[k], three.counts[k]) << k;
+    ASSERT_EQ(one.results.size(), three.results.size());
+    for (std::size_t i = 0; i < one.results.size(); ++i) {
+        EXPECT_EQ(one.results[i].vector->id, three.results[i].vector->id) << i;
+        EXPECT_EQ(one.results[i].vector->input_text, three.results[i].vector->input_text) << i;
+    }
+    ASSERT_EQ(one.generation.findings.size(), three.generation.findings.size());
+    for (std::size_t k = 0; k < one.generation.findings.size(); ++k) {
+        EXPECT_EQ(one.generation.findings[k].difference, three.generation.findings[k].difference);
+        EXPECT_EQ(one.generation.findings[k].values, three.generation.findings[k].values);
+        EXPECT_EQ(one.generation.findings[k].representative, three.generation.findings[k].representative);
+    }
 }
 
 TEST(Generate, ReferenceFailsNothingInEveryFormatAndProfile) {
@@ -406,7 +434,7 @@ TEST(Generate, ReferenceFailsNothingInEveryFormatAndProfile) {
             const run_summary s = generate_linked(o, "reference");
             EXPECT_EQ(s.failures, 0u) << format_name(f) << (hostile ? " hostile\n" : " default\n") << failures_of(s);
             EXPECT_TRUE(s.generation.findings.empty());
-            EXPECT_EQ(s.results.size(), 1000u);
+            EXPECT_EQ(s.total(), 1000u);
             const std::size_t refused = s.counts[static_cast<std::size_t>(result::refused_correctly)];
             // The default profile keeps to values the format holds; the hostile one asks for refusals.
             if (hostile) {
@@ -434,7 +462,7 @@ TEST(Generate, ProcessEncodersGetTheSameValuesThroughBothModes) {
     auto per_vector = make_process_factory(SINKCHECK_ENCODER, one_by_one.mode, one_by_one.limits);
     const run_summary p = run_generated(one_by_one, *per_vector);
     EXPECT_TRUE(p.conforms()) << failures_of(p);
-    EXPECT_EQ(p.results.size(), 60u);
+    EXPECT_EQ(p.total(), 60u);
     std::printf("ubjson hostile: per-vector sinkcheck-encoder, %.0f values/s\n", rate(p));
 
     auto planted = make_process_factory(std::string(CONFORM_HOSTILE_ENCODER) + " cbor-24", o.mode, o.limits);

@@ -10,11 +10,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <mutex>
 #include <optional>
+#include <set>
+#include <thread>
+#include <tuple>
 
 #include "sinkcheck/conform/canonical.hpp"
 #include "sinkcheck/conform/run.hpp"
@@ -31,9 +37,12 @@ namespace {
 
 using bytes = std::vector<std::uint8_t>;
 
-/// Values built and graded at a time: a progress line per batch, and only failing values keep
-/// their whole input in memory.
-constexpr std::size_t batch_values = 256;
+/// Failing values of each class whose results are kept for the reports (the first by index),
+/// besides the smallest ones shrinking starts from; every other value is only counted
+/// (run_summary::unlisted), so memory grows with the classes, not with --generate N.
+constexpr std::size_t kept_per_class = 16;
+/// Seconds between two progress lines on a terminal.
+constexpr double progress_interval = 0.5;
 /// Default profile: draws of one value before the format is declared unable to hold any.
 constexpr std::uint64_t max_attempts = 1000;
 /// Failing values shrunk per class; the smallest result represents the class.
@@ -116,7 +125,10 @@ public:
         try {
             v.expect = encode_to_vector(o_.fmt, v.input.value, options);
             v.levels = level_exact;
-            if (const auto canonical = canonical_bytes(o_.fmt, v.input.value, v.expect)) {
+            // The canonical model costs as much as the encoding: only where it grades or is saved.
+            const bool canonical_wanted = o_.level == run_level::canonical || !o_.generate.save.empty();
+            if (const auto canonical = canonical_wanted ? canonical_bytes(o_.fmt, v.input.value, v.expect)
+                                                        : std::optional<std::vector<std::uint8_t>>()) {
                 if (*canonical == v.expect) {
                     v.levels |= level_canonical;
                 } else if (o_.level == run_level::canonical) {
@@ -134,12 +146,17 @@ public:
         if ((v.levels & level_exact) != 0 || v.negative()) {
             if (const char* d = known_divergence(o_.fmt, v.input.value, options)) v.divergence = d;
         }
+        v.line = static_cast<std::size_t>(index);
+        return v;
+    }
+
+    /// The id, file and rule of value index: only the values a report shows are named.
+    void name(test_vector& v, std::uint64_t index) const {
         const std::string seed = std::to_string(o_.generate.seed);
         v.id = std::string(format_name(o_.fmt)) + "/generated/" + seed + "/" + std::to_string(index);
         v.file = "generated(seed=" + seed + ")";
         v.line = static_cast<std::size_t>(index);
         v.rule = std::string("generated value, ") + profile_name(o_.generate.hostile) + " profile";
-        return v;
     }
 
     /// The choices of value index in the default profile's sense: the first draw the format can hold.
@@ -363,10 +380,13 @@ void lighten(test_vector& v, vector_result& r) {
     }
 }
 
-void progress(const run_summary& s, std::uint64_t done, std::uint64_t total, std::size_t failures) {
+void progress(const run_summary& s, std::uint64_t done, std::uint64_t total, std::size_t failures, double seconds) {
     if (::isatty(STDERR_FILENO) == 0) return;
-    std::fprintf(stderr, "\rsinkcheck conform: %s, %llu/%llu values, %zu failing ", format_name(s.options.fmt).data(),
-                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), failures);
+    const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0.0;
+    const double eta = rate > 0 ? static_cast<double>(total - done) / rate : 0.0;
+    std::fprintf(stderr, "\rsinkcheck conform: %s, %llu/%llu values, %.0f values/s, ETA %.0f s, %zu failing ",
+                 format_name(s.options.fmt).data(), static_cast<unsigned long long>(done),
+                 static_cast<unsigned long long>(total), rate, eta, failures);
     if (done == total) std::fputs("\n", stderr);
     std::fflush(stderr);
 }
@@ -409,6 +429,89 @@ void save_findings(const run_summary& s, const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+/// One graded value on its way to the summary.
+struct graded_value {
+    std::uint64_t index = 0;
+    std::size_t choice_bytes = 0;
+    test_vector vector;
+    vector_result result;
+};
+
+/// What the run keeps of one class of failure while the values stream past.
+struct class_record {
+    std::uint64_t first = std::numeric_limits<std::uint64_t>::max();  // the classes' order
+    std::size_t values = 0;
+    std::set<std::uint64_t> earliest;                          // the first kept_per_class indices
+    std::set<std::pair<std::size_t, std::uint64_t>> smallest;  // (choice bytes, index): shrinking's start
+};
+
+/// The summary as values arrive from the workers, in any order: every value is counted, and
+/// only what the reports detail is kept. What is kept depends only on the values, not on the
+/// order they arrive in, so a seed gives the same report with any --jobs.
+class collector {
+public:
+    collector(run_summary& s, const generator& gen) : s_(s), gen_(gen) {}
+
+    void add(graded_value g) {
+        const bool fails = failing(g.result);
+        if (!fails && g.result.verdict != result::unsupported) {
+            s_.unlisted.add(g.result);
+            return;
+        }
+        if (fails) ++failures_;
+        class_record& c = classes_[fails ? class_of(g.result) : std::string(result_name(result::unsupported))];
+        ++c.values;
+        c.first = std::min(c.first, g.index);
+        const std::uint64_t i = g.index;
+        c.earliest.insert(i);
+        std::vector<std::uint64_t> dropped;
+        if (c.earliest.size() > kept_per_class) {
+            dropped.push_back(*c.earliest.rbegin());
+            c.earliest.erase(std::prev(c.earliest.end()));
+        }
+        if (fails) {
+            c.smallest.emplace(g.choice_bytes, i);
+            if (c.smallest.size() > shrunk_per_class) {
+                dropped.push_back(std::prev(c.smallest.end())->second);
+                c.smallest.erase(std::prev(c.smallest.end()));
+            }
+        }
+        const auto held = [&c](std::uint64_t k) {
+            return c.earliest.count(k) != 0 ||
+                   std::any_of(c.smallest.begin(), c.smallest.end(), [k](const auto& e) { return e.second == k; });
+        };
+        if (held(i)) {
+            gen_.name(g.vector, i);
+            lighten(g.vector, g.result);
+            kept_.emplace(i, std::move(g));
+        } else {
+            s_.unlisted.add(g.result);
+        }
+        for (const std::uint64_t k : dropped) {
+            if (k == i || held(k)) continue;
+            const auto it = kept_.find(k);
+            if (it == kept_.end()) continue;
+            s_.unlisted.add(it->second.result);
+            kept_.erase(it);
+        }
+    }
+
+    std::size_t failures() const noexcept { return failures_; }
+    std::map<std::string, class_record>& classes() { return classes_; }
+    std::map<std::uint64_t, graded_value>& kept() { return kept_; }
+
+private:
+    run_summary& s_;
+    const generator& gen_;
+    std::map<std::string, class_record> classes_;  // failing classes, and "unsupported"
+    std::map<std::uint64_t, graded_value> kept_;
+    std::size_t failures_ = 0;
+};
+
+}  // namespace
+
 run_summary run_generated(const conform_options& options, encoder_factory& factory) {
     run_summary s;
     s.options = options;
@@ -423,36 +526,83 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
     }
     const generator gen(options);
     const auto t0 = std::chrono::steady_clock::now();
-    std::map<std::string, std::vector<std::size_t>> classes;  // class -> failing indices
-    std::vector<std::string> class_order;
-    std::size_t failures = 0;
-    std::unique_ptr<encoder_session> again;  // asks failing values a second time
-    for (std::uint64_t start = 0; start < g.count; start += batch_values) {
-        const std::uint64_t end = std::min<std::uint64_t>(g.count, start + batch_values);
-        std::vector<test_vector> batch;
-        for (std::uint64_t i = start; i < end; ++i) batch.push_back(gen.value(i, s.generation.redrawn).second);
-        std::vector<vector_result> results = grade_vectors(batch, options.level, options.jobs, factory);
-        for (std::size_t k = 0; k < batch.size(); ++k) {
-            // A timeout is not asked again: a second one costs --timeout more and says nothing new.
-            if (failing(results[k]) && results[k].verdict != result::timeout) {
-                if (!again) again = factory.open();
-                if (ask_again(*again, batch[k], options.level, results[k])) ++s.generation.nondeterministic;
-            }
-            if (failing(results[k])) {
-                ++failures;
-                const std::string cls = class_of(results[k]);
-                auto& members = classes[cls];
-                if (members.empty()) class_order.push_back(cls);
-                members.push_back(s.results.size());
-            }
-            lighten(batch[k], results[k]);
-            s.vectors.push_back(std::move(batch[k]));
-            s.results.push_back(std::move(results[k]));
+    collector kept(s, gen);
+
+    // Each worker owns a session of the encoder for the whole run (a batch process is started
+    // once, not once per value), builds the values it takes, grades them, and asks a failing
+    // one again through a second session of its own.
+    std::atomic<std::uint64_t> next{0};
+    std::atomic<bool> stop{false};
+    std::mutex m;  // guards kept, s.generation's counters, the progress line and stop_message
+    std::string stop_message;
+    std::uint64_t done = 0;
+    double last_progress = 0;
+    const auto record = [&](graded_value v, std::size_t redrawn, bool nondeterministic) {
+        const std::lock_guard<std::mutex> lock(m);
+        s.generation.redrawn += redrawn;
+        if (nondeterministic) ++s.generation.nondeterministic;
+        kept.add(std::move(v));
+        ++done;
+        const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (now - last_progress >= progress_interval || done == g.count) {
+            last_progress = now;
+            progress(s, done, g.count, kept.failures(), now);
         }
-        progress(s, end, g.count, failures);
-    }
-    if (again) again->finish();
-    again.reset();
+    };
+    const auto work = [&]() {
+        try {
+            std::unique_ptr<encoder_session> session = factory.open();
+            std::unique_ptr<encoder_session> again;
+            // The session's last value waits for the next answer: a batch encoder's extra frame
+            // after its answer shows only then, and is that value's failure.
+            std::optional<graded_value> previous;
+            std::size_t previous_redrawn = 0;
+            bool previous_nondeterministic = false;
+            const auto settle = [&](const std::string& violation) {
+                if (!previous) return;
+                if (!violation.empty()) {
+                    encode_outcome late;
+                    late.what = encode_outcome::kind::protocol_error;
+                    late.message = violation;
+                    previous->result = classify(previous->vector, options.level, late);
+                }
+                record(std::move(*previous), previous_redrawn, previous_nondeterministic);
+                previous.reset();
+            };
+            while (!stop.load()) {
+                const std::uint64_t i = next.fetch_add(1);
+                if (i >= g.count) break;
+                std::size_t redrawn = 0;
+                auto [c, v] = gen.value(i, redrawn);
+                const encode_outcome o = send_vector(*session, v);
+                settle(o.previous_violation);
+                vector_result r = classify(v, options.level, o);
+                bool nondeterministic = false;
+                // A timeout is not asked again: a second one costs --timeout more and says nothing new.
+                if (failing(r) && r.verdict != result::timeout) {
+                    if (!again) again = factory.open();
+                    nondeterministic = ask_again(*again, v, options.level, r);
+                }
+                previous = graded_value{i, c.data.size(), std::move(v), std::move(r)};
+                previous_redrawn = redrawn;
+                previous_nondeterministic = nondeterministic;
+            }
+            settle(session->finish());
+            if (again) again->finish();
+        } catch (const run_stopped& e) {
+            const std::lock_guard<std::mutex> lock(m);
+            if (!stop.exchange(true)) stop_message = e.what();
+        } catch (const conform_error& e) {
+            const std::lock_guard<std::mutex> lock(m);
+            if (!stop.exchange(true)) stop_message = e.what();
+        }
+    };
+    const unsigned jobs = std::max(1u, static_cast<unsigned>(std::min<std::uint64_t>(options.jobs, g.count)));
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work);
+    work();
+    for (std::thread& t : threads) t.join();
+    if (stop.load()) throw conform_error(stop_message);
     s.encode_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (s.generation.nondeterministic != 0) {
         std::fprintf(stderr,
@@ -461,69 +611,86 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
                      s.generation.nondeterministic, nondeterministic_class);
     }
 
-    // Shrink the smallest few of each class; the smallest result represents it.
+    // Shrink the smallest few of each class, in the order the classes first appeared; the
+    // smallest result represents the class.
     const auto t1 = std::chrono::steady_clock::now();
     conform_options no_shrinking = options;
     no_shrinking.generate.shrink_steps = 0;
+    std::vector<std::pair<std::uint64_t, std::string>> class_order;
+    for (const auto& [cls, c] : kept.classes()) {
+        if (cls != result_name(result::unsupported)) class_order.emplace_back(c.first, cls);
+    }
+    std::sort(class_order.begin(), class_order.end());
+    std::vector<std::uint64_t> representatives;
+    auto& held = kept.kept();
     if (!class_order.empty()) {
         std::unique_ptr<encoder_session> session = factory.open();
-        for (const std::string& cls : class_order) {
-            std::vector<std::size_t>& members = classes[cls];
-            std::vector<std::pair<choices, std::size_t>> originals;
-            for (std::size_t i : members) {
-                std::size_t ignored = 0;
-                originals.emplace_back(gen.value(i, ignored).first, i);
-            }
-            std::stable_sort(originals.begin(), originals.end(),
-                             [](const auto& a, const auto& b) { return shortlex_less(a.first.data, b.first.data); });
+        for (const auto& [first, cls] : class_order) {
+            const class_record& c = kept.classes()[cls];
             std::optional<shrunk_value> best;
+            std::uint64_t best_index = 0;
             finding f;
             f.difference = cls;
-            f.values = members.size();
-            for (std::size_t n = 0; n < originals.size() && n < shrunk_per_class; ++n) {
-                const std::size_t i = originals[n].second;
+            f.values = c.values;
+            for (const auto& [choice_bytes, i] : c.smallest) {
                 shrunk_value start;
-                start.c = originals[n].first;
                 std::size_t ignored = 0;
-                start.vector = gen.value(i, ignored).second;
-                start.result = s.results[i];
-                const std::size_t original_bytes = start.c.data.size();
-                shrunk_value done;
+                std::tie(start.c, start.vector) = gen.value(i, ignored);
+                start.result = held.at(i).result;
+                shrunk_value shrunk;
                 try {
                     // every candidate of a hanging encoder can take --timeout: not shrunk
-                    done = shrinker(gen, *session, cls == result_name(result::timeout) ? no_shrinking : options, i, cls)
-                               .run(std::move(start));
+                    shrunk =
+                        shrinker(gen, *session,
+                                 cls == result_name(result::timeout) || cls == nondeterministic_class ? no_shrinking
+                                                                                                      : options,
+                                 i, cls)
+                            .run(std::move(start));
                 } catch (const run_stopped& e) {
                     throw conform_error(e.what());
                 }
                 ++f.shrunk;
-                if (!best || smaller_value(done, *best)) {
-                    f.representative = i;
-                    f.steps = done.steps;
-                    f.steps_exhausted = done.exhausted;
-                    f.original_bytes = original_bytes;
-                    f.shrunk_bytes = done.c.data.size();
-                    best = std::move(done);
+                if (!best || smaller_value(shrunk, *best)) {
+                    best_index = i;
+                    f.steps = shrunk.steps;
+                    f.steps_exhausted = shrunk.exhausted;
+                    f.original_bytes = choice_bytes;
+                    f.shrunk_bytes = shrunk.c.data.size();
+                    best = std::move(shrunk);
                 }
             }
-            // The representative's row shows the shrunk value; the others name it.
+            // The representative's row shows the shrunk value; the others kept name it.
+            graded_value& rep = held.at(best_index);
+            gen.name(best->vector, best_index);
             vector_result& r = best->result;
             r.detail = "shrunk from " + std::to_string(f.original_bytes) + " to " + std::to_string(f.shrunk_bytes) +
                        " choice bytes in " + std::to_string(f.steps) + " steps" +
                        (best->edited ? ", then edited as a value" : "") +
                        (f.steps_exhausted ? " (stopped at --shrink-steps)" : "") + "; " + r.detail;
-            s.vectors[f.representative] = std::move(best->vector);
-            s.results[f.representative] = std::move(r);
-            for (std::size_t i : members) {
-                if (i != f.representative)
-                    s.results[i].detail += "; class '" + cls + "', shrunk as " + s.vectors[f.representative].id;
+            rep.vector = std::move(best->vector);
+            rep.result = std::move(r);
+            for (auto& [i, kv] : held) {
+                if (i != best_index && failing(kv.result) && class_of(kv.result) == cls)
+                    kv.result.detail += "; class '" + cls + "', shrunk as " + rep.vector.id;
             }
+            representatives.push_back(best_index);
             s.generation.findings.push_back(f);
         }
         session->finish();
     }
     s.generation.shrink_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-    for (std::size_t i = 0; i < s.results.size(); ++i) s.results[i].vector = &s.vectors[i];
+
+    // The kept values in index order; the findings point at their representatives' rows.
+    std::map<std::uint64_t, std::size_t> row;
+    for (auto& [i, kv] : held) {
+        row[i] = s.results.size();
+        s.vectors.push_back(std::move(kv.vector));
+        s.results.push_back(std::move(kv.result));
+    }
+    for (std::size_t k = 0; k < s.results.size(); ++k) s.results[k].vector = &s.vectors[k];
+    for (std::size_t k = 0; k < representatives.size(); ++k) {
+        s.generation.findings[k].representative = row.at(representatives[k]);
+    }
     count_results(s);
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!g.save.empty()) save_findings(s, g.save);

@@ -52,7 +52,7 @@ std::string input_excerpt(const test_vector& v) {
 /// Differences per class, of the results that do not conform (expected failures included) when
 /// `failing`, else of those that conform at the level (pass-equivalent where bytes are not required).
 std::map<std::string, std::size_t> difference_counts(const run_summary& s, bool failing) {
-    std::map<std::string, std::size_t> m;
+    std::map<std::string, std::size_t> m = failing ? s.unlisted.differences_failing : s.unlisted.differences_allowed;
     for (const vector_result& r : s.results) {
         if (!r.difference.empty() && r.success != failing) ++m[r.difference];
     }
@@ -70,7 +70,7 @@ std::string rate_text(const run_summary& s) {
     std::snprintf(buf, sizeof buf,
                   s.generation.active ? "%.0f values/s, building and grading, before shrinking"
                                       : "%.0f vectors/s once the corpus is loaded",
-                  s.encode_seconds > 0 ? static_cast<double>(s.results.size()) / s.encode_seconds : 0.0);
+                  s.encode_seconds > 0 ? static_cast<double>(s.total()) / s.encode_seconds : 0.0);
     return buf;
 }
 
@@ -108,13 +108,25 @@ std::string unsupported_text(const run_summary& s) {
     return out + (parts.empty() ? "" : ": " + parts) + ")";
 }
 
+/// ", 99,950 more counted but not listed (99,800 pass, ...)" for a run that keeps only some
+/// results (unlisted_results), else nothing.
+std::string unlisted_text(const run_summary& s) {
+    if (s.unlisted.values == 0) return std::string();
+    std::string by_result;
+    for (result r : all_results) {
+        if (s.unlisted.counts[at(r)] == 0) continue;
+        by_result += (by_result.empty() ? "" : ", ") + std::string(result_name(r)) + " " +
+                     std::to_string(s.unlisted.counts[at(r)]);
+    }
+    return ", " + std::to_string(s.unlisted.values) + " more counted but not listed (" + by_result + ")";
+}
+
 /// The verdict, how much was graded, and the failures by result: the one line every report ends
 /// with, and what the exit status says.
 std::string verdict_line(const run_summary& s) {
     std::string out = s.conforms() ? "CONFORMS" : s.graded() == 0 ? "NOTHING GRADED" : "DOES NOT CONFORM";
     out += " at level " + std::string(level_name(s.options.level)) + ": " + std::to_string(s.graded()) + " of " +
-           std::to_string(s.results.size()) + " graded" + unsupported_text(s) + "; " + std::to_string(s.failures) +
-           " failing";
+           std::to_string(s.total()) + " graded" + unsupported_text(s) + "; " + std::to_string(s.failures) + " failing";
     std::string by_result;
     for (result r : all_results) {
         if (s.failing[at(r)] == 0) continue;
@@ -134,8 +146,10 @@ constexpr const char* undeclared_note =
 /// The graded vectors that conform at the level and are not listed (a listed one that now
 /// passes is an unexpected pass).
 std::size_t passed(const run_summary& s) {
-    return static_cast<std::size_t>(std::count_if(
-        s.results.begin(), s.results.end(), [](const vector_result& r) { return r.success && !r.expected_failure; }));
+    return s.unlisted.passed +
+           static_cast<std::size_t>(std::count_if(s.results.begin(), s.results.end(), [](const vector_result& r) {
+               return r.success && !r.expected_failure;
+           }));
 }
 
 std::string indent(const std::string& text, const std::string& pad) {
@@ -177,8 +191,8 @@ bool detailed(const run_summary& s, const vector_result& r) {
 std::string text_report(const run_summary& s) {
     std::string out = "sinkcheck conform: " + std::string(format_name(s.options.fmt)) + ", level " +
                       level_name(s.options.level) + "\nencoder: " + s.encoder_description + "\ncorpus: " + s.corpus +
-                      "\nvectors: " + std::to_string(s.results.size()) + " in " + seconds_text(s.seconds) + " s (" +
-                      rate_text(s) + "), " + std::to_string(s.graded()) + " graded\n\n";
+                      "\nvectors: " + std::to_string(s.total()) + " in " + seconds_text(s.seconds) + " s (" +
+                      rate_text(s) + "), " + std::to_string(s.graded()) + " graded" + unlisted_text(s) + "\n\n";
     for (const vector_result& r : s.results) {
         if (!detailed(s, r)) continue;
         const test_vector& v = *r.vector;
@@ -243,7 +257,8 @@ std::string json_report(const run_summary& s) {
     doc["differences"] = diffs;
     doc["differences_failing"] = diffs_failing;
     doc["differences_allowed"] = diffs_allowed;
-    doc["total"] = s.results.size();
+    doc["total"] = s.total();
+    doc["listed"] = s.results.size();
     doc["graded"] = s.graded();
     doc["failures"] = s.failures;
     doc["expected_failures"] = s.expected_failures;
@@ -264,6 +279,7 @@ std::string json_report(const run_summary& s) {
         gen["seed"] = g.seed;
         gen["profile"] = g.hostile ? "hostile" : "default";
         gen["redrawn"] = s.generation.redrawn;
+        gen["nondeterministic"] = s.generation.nondeterministic;
         gen["shrink_seconds"] = s.generation.shrink_seconds;
         json findings = json::array();
         for (const finding& f : s.generation.findings) {
@@ -386,6 +402,19 @@ std::string junit_report(const run_summary& s) {
         cases += "    <testcase classname=\"" + xml(v.id.substr(0, slash == std::string::npos ? 0 : slash)) +
                  "\" name=\"" + xml(v.id) + "\" time=\"" + seconds_text(r.seconds) + "\">" + body + "</testcase>\n";
     }
+    if (s.unlisted.values != 0) {
+        // One test case for what was only counted, failing when any of it fails.
+        const std::size_t unlisted_failing =
+            s.unlisted.values - s.unlisted.passed - s.unlisted.counts[at(result::unsupported)];
+        const std::string what = unlisted_text(s).substr(2);
+        std::string body;
+        if (unlisted_failing != 0) {
+            ++failures;
+            body = "<failure type=\"fail\" message=\"" + xml(what) + "\"/>";
+        }
+        cases += "    <testcase classname=\"" + xml(std::string(format_name(s.options.fmt)) + "/generated") +
+                 "\" name=\"values not listed\" time=\"0\">" + body + "</testcase>\n";
+    }
     const std::string name =
         "sinkcheck-conform." + std::string(format_name(s.options.fmt)) + "." + level_name(s.options.level);
     std::string generated;
@@ -395,7 +424,8 @@ std::string junit_report(const run_summary& s) {
     // What the skipped count cannot tell apart (unsupported from expected failures), for a
     // reader such as scripts/conform-action.sh, whose badge shows the graded fraction.
     std::string graded;
-    for (const auto& [key, value] : {std::pair<const char*, std::size_t>{"total", s.results.size()},
+    for (const auto& [key, value] : {std::pair<const char*, std::size_t>{"total", s.total()},
+                                     {"listed", s.results.size()},
                                      {"graded", s.graded()},
                                      {"passed", passed(s)},
                                      {"unsupported", s.unsupported},
@@ -407,16 +437,18 @@ std::string junit_report(const run_summary& s) {
     graded += "      <property name=\"conforms\" value=\"" + std::string(s.conforms() ? "true" : "false") + "\"/>\n";
     graded += "      <property name=\"verdict\" value=\"" + xml(verdict_line(s)) + "\"/>\n";
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"" + name + "\" tests=\"" +
-           std::to_string(s.results.size()) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"" +
-           std::to_string(errors) + "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + seconds_text(s.seconds) +
-           "\">\n    <properties>\n" + "      <property name=\"encoder\" value=\"" + xml(s.encoder_description) +
-           "\"/>\n" + graded + generated + "    </properties>\n" + cases + "  </testsuite>\n</testsuites>\n";
+           std::to_string(s.results.size() + (s.unlisted.values != 0 ? 1 : 0)) + "\" failures=\"" +
+           std::to_string(failures) + "\" errors=\"" + std::to_string(errors) + "\" skipped=\"" +
+           std::to_string(skipped) + "\" time=\"" + seconds_text(s.seconds) + "\">\n    <properties>\n" +
+           "      <property name=\"encoder\" value=\"" + xml(s.encoder_description) + "\"/>\n" + graded + generated +
+           "    </properties>\n" + cases + "  </testsuite>\n</testsuites>\n";
 }
 
 // ---- tap --------------------------------------------------------------------------------------
 
 std::string tap_report(const run_summary& s) {
-    std::string out = "TAP version 13\n1.." + std::to_string(s.results.size()) + "\n";
+    std::string out =
+        "TAP version 13\n1.." + std::to_string(s.results.size() + (s.unlisted.values != 0 ? 1 : 0)) + "\n";
     std::size_t n = 0;
     for (const vector_result& r : s.results) {
         ++n;
@@ -440,6 +472,12 @@ std::string tap_report(const run_summary& s) {
             out += "  ---\n  result: " + std::string(result_name(r.verdict)) + "\n  message: |\n" +
                    indent(details_block(r), "    ") + "  ...\n";
         }
+    }
+    if (s.unlisted.values != 0) {
+        const std::size_t unlisted_failing =
+            s.unlisted.values - s.unlisted.passed - s.unlisted.counts[at(result::unsupported)];
+        out += std::string(unlisted_failing == 0 ? "ok " : "not ok ") + std::to_string(n + 1) + " - values not listed" +
+               unlisted_text(s) + "\n";
     }
     out += "# " + counts_line(s) + "\n";
     for (const std::string& line : finding_lines(s)) out += "# finding: " + printable(line) + "\n";
@@ -477,8 +515,8 @@ std::string html_report(const run_summary& s) {
         "</style></head><body>\n<h1>sinkcheck conform: " +
         std::string(format_name(s.options.fmt)) + ", level " + level_name(s.options.level) +
         "</h1>\n<p>Encoder: <code>" + xml(s.encoder_description) + "</code><br>" + std::to_string(s.graded()) + " of " +
-        std::to_string(s.results.size()) + " vectors graded in " + seconds_text(s.seconds) + " s. <strong>" +
-        xml(verdict_line(s)) + "</strong></p>\n<table><tr>";
+        std::to_string(s.total()) + " vectors graded" + xml(unlisted_text(s)) + " in " + seconds_text(s.seconds) +
+        " s. <strong>" + xml(verdict_line(s)) + "</strong></p>\n<table><tr>";
     for (result r : all_results)
         out += "<th style=\"color:" + std::string(result_color(r)) + "\">" + result_name(r) + "</th>";
     out += "</tr><tr>";

@@ -489,8 +489,26 @@ run_summary run_conformance(const conform_options& options, encoder_factory& fac
     return s;
 }
 
+void unlisted_results::add(const vector_result& r) {
+    ++values;
+    ++counts[index_of(r.verdict)];
+    if (r.success) {
+        ++passed;
+    } else if (r.verdict != result::unsupported) {
+        ++failing[index_of(r.verdict)];
+    }
+    if (!r.difference.empty()) ++(r.success ? differences_allowed : differences_failing)[r.difference];
+}
+
 void count_results(run_summary& s) {
-    std::size_t unlisted_unsupported = 0;
+    // What was only counted, none of it listed as expected.
+    std::size_t unlisted_unsupported = s.unlisted.counts[index_of(result::unsupported)];
+    s.unsupported += unlisted_unsupported;
+    for (const result r : all_results) {
+        s.counts[index_of(r)] += s.unlisted.counts[index_of(r)];
+        s.failing[index_of(r)] += s.unlisted.failing[index_of(r)];
+        s.failures += s.unlisted.failing[index_of(r)];
+    }
     for (const vector_result& r : s.results) {
         ++s.counts[index_of(r.verdict)];
         if (r.verdict == result::unsupported) {
@@ -513,7 +531,7 @@ void count_results(run_summary& s) {
     }
     // The budget is a threshold, not an allowance per vector: past it, every unlisted one is
     // undeclared, since nothing says which of them the user meant to tolerate.
-    s.unsupported_allowed = s.options.max_unsupported.allowed(s.results.size());
+    s.unsupported_allowed = s.options.max_unsupported.allowed(s.total());
     if (unlisted_unsupported <= s.unsupported_allowed)
         s.unsupported_tolerated = unlisted_unsupported;
     else
@@ -852,8 +870,8 @@ int run_conform_command(const std::vector<std::string>& args) {
             std::fprintf(stderr,
                          "%s: %zu of %zu graded, %zu failing, %zu expected failures, %zu unexpected passes, %zu "
                          "unsupported (%zu not declared)\n",
-                         o.output.c_str(), s.graded(), s.results.size(), s.failures, s.expected_failures,
-                         s.unexpected_passes, s.unsupported, s.unsupported_undeclared);
+                         o.output.c_str(), s.graded(), s.total(), s.failures, s.expected_failures, s.unexpected_passes,
+                         s.unsupported, s.unsupported_undeclared);
         }
         if (!o.write_expected_failures.empty()) write_expected_failures(s, o.write_expected_failures);
         return s.conforms() ? 0 : 1;

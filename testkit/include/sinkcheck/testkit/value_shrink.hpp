@@ -176,8 +176,8 @@ std::vector<Json> node_candidates(const Json& j) {
         case Json::value_t::number_unsigned:
         case Json::value_t::number_integer: {
             const bool negative = j.is_number_integer() && j.template get<std::int64_t>() < 0;
-            const std::uint64_t m =
-                negative ? detail_shrink::magnitude_of(j.template get<std::int64_t>()) : j.template get<std::uint64_t>();
+            const std::uint64_t m = negative ? detail_shrink::magnitude_of(j.template get<std::int64_t>())
+                                             : j.template get<std::uint64_t>();
             if (m == 0) break;
             const std::uint64_t lowest = std::uint64_t{1} << (detail_shrink::bit_length(m) - 1);
             const auto make = [&](std::uint64_t v) {

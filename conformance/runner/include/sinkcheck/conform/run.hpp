@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -109,6 +110,20 @@ struct generation_summary {
     std::vector<finding> findings;  // in the order their classes first appeared
 };
 
+/// Results a run counted but does not keep. `conform --generate` keeps only what its reports
+/// detail (the first failing values of each class, the smallest ones it shrinks, a few
+/// unsupported ones), so that its memory grows with the classes of failure, not the values.
+/// None of them is named in an expected-failures list.
+struct unlisted_results {
+    std::size_t values = 0;
+    std::size_t counts[8] = {};   // per result
+    std::size_t failing[8] = {};  // not conforming, per result
+    std::size_t passed = 0;       // conforming at the level
+    std::map<std::string, std::size_t> differences_failing;
+    std::map<std::string, std::size_t> differences_allowed;
+    void add(const vector_result& r);
+};
+
 struct run_summary {
     conform_options options;
     std::string encoder_description;
@@ -128,8 +143,11 @@ struct run_summary {
     double seconds = 0;                      // the whole run, corpus loading included
     double encode_seconds = 0;               // from the first vector sent to the last verdict
     generation_summary generation;
+    unlisted_results unlisted;
+    /// Every vector (or value) run: those in results and those only counted.
+    std::size_t total() const noexcept { return results.size() + unlisted.values; }
     /// The vectors (or values) the encoder answered: every one but the unsupported.
-    std::size_t graded() const noexcept { return results.size() - unsupported; }
+    std::size_t graded() const noexcept { return total() - unsupported; }
     std::size_t unsupported_declared() const noexcept { return unsupported_listed + unsupported_tolerated; }
     /// No failure, no unexpected pass, no unsupported result the user did not declare, and at
     /// least one vector graded (an encoder that supports nothing has not shown anything).
