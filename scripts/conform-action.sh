@@ -7,7 +7,7 @@
 #   SC_FORMAT             cbor msgpack ubjson bjdata bson bon8 (required)
 #   SC_ENCODER            the encoder command, or linked:NAME (required)
 #   SC_MODE               per-vector (default) or batch
-#   SC_NOTATION           token (default) or json: the notation the encoder reads
+#   SC_NOTATION           token (default), json or json-decimal: the notation the encoder reads
 #   SC_LEVEL              exact (default), canonical or equivalent
 #   SC_EXPECTED_FAILURES  the encoder's expected-failures list (optional)
 #   SC_MAX_UNSUPPORTED    values the encoder may declare unsupported without being listed: N or

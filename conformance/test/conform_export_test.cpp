@@ -1,7 +1,12 @@
 // conform_export_test.cpp — the JSON value notation and the exported corpus: every notation
-// form both ways, the whole corpus through export and back field by field, and malformed
-// exports refused with the file and the vector named.
+// form both ways, doubles in both spellings (bits for the protocol, decimal for the export), the
+// whole corpus through export and back field by field, and malformed exports refused with the
+// file and the vector named.
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -10,6 +15,7 @@
 
 #include "sinkcheck/conform/corpus.hpp"
 #include "sinkcheck/conform/value_text.hpp"
+#include "sinkcheck/testkit/edges.hpp"
 
 namespace sinkcheck::conform {
 namespace {
@@ -136,6 +142,154 @@ TEST(JsonNotation, DeepValuesNeedNoRecursion) {
     const std::string as_json = to_json_notation(wire);
     EXPECT_EQ(as_json.substr(0, 30), R"([{"$members":[["b",0],["a",[{")");
     EXPECT_EQ(from_json_notation(json::parse(as_json)), wire);
+}
+
+// ---- doubles: the bits form (conform --notation json) and the decimal form (the export) -------
+
+const notation_case bits_cases[] = {
+    {"1.5", R"({"$float":"0x3ff8000000000000"})"},
+    {"0.1", R"({"$float":"0x3fb999999999999a"})"},
+    {"1.0", R"({"$float":"0x3ff0000000000000"})"},
+    {"-0.0", R"({"$float":"0x8000000000000000"})"},
+    {"1152921504606846976.0", R"({"$float":"0x43b0000000000000"})"},  // 2^60 as a double
+    {"1e400", R"({"$float":"0x7ff0000000000000"})"},
+    {"NaN", R"({"$float":"0x7ff8000000000000"})"},
+    {"-NaN", R"({"$float":"0xfff8000000000000"})"},
+    {"Infinity", R"({"$float":"0x7ff0000000000000"})"},
+    {"-Infinity", R"({"$float":"0xfff0000000000000"})"},
+    {"f64'7FF800000000BEEF'", R"({"$float":"0x7ff800000000beef"})"},
+    // Everything but doubles is written as in the decimal form.
+    {"[-0,9007199254740993,h'00'#5]", R"([0,{"$integer":"9007199254740993"},{"$binary":"00","$subtype":5}])"},
+    {R"({"b":2.5,"a":{"$float":"x"}})",
+     R"({"$members":[["b",{"$float":"0x4004000000000000"}],["a",{"$members":[["$float","x"]]}]]})"},
+};
+
+TEST(JsonNotation, BitsFormWritesEachDoubleAsDocumented) {
+    for (const notation_case& c : bits_cases) {
+        EXPECT_EQ(to_json_notation(parse_value(c.wire).wire, json_floats::bits), c.json) << c.wire;
+    }
+}
+
+std::uint64_t bits_of(double d) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    return bits;
+}
+
+/// A deliberately naive decimal reader, as simple JSON parsers have one: the digits gathered in
+/// a double, then scaled by a power of ten. It rounds more than once, so for many 16- and
+/// 17-digit texts it misses the nearest double.
+double naive_decimal(const std::string& s) {
+    std::size_t i = 0;
+    const bool negative = s[i] == '-';
+    if (negative) ++i;
+    double mantissa = 0;
+    int scale = 0;
+    const auto digit = [&] { return i < s.size() && s[i] >= '0' && s[i] <= '9'; };
+    for (; digit(); ++i) mantissa = mantissa * 10 + (s[i] - '0');
+    if (i < s.size() && s[i] == '.') {
+        for (++i; digit(); ++i, --scale) mantissa = mantissa * 10 + (s[i] - '0');
+    }
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) scale += std::atoi(s.c_str() + i + 1);
+    const double v = scale < 0 ? mantissa / std::pow(10.0, -scale) : mantissa * std::pow(10.0, scale);
+    return negative ? -v : v;
+}
+
+/// What a reader with that decimal parser gets from one double in the JSON notation: a bare
+/// number (read from the text itself), or {"$float": ...} with bits, nan, inf, -inf or decimal.
+std::uint64_t naive_read(const std::string& text) {
+    const json j = json::parse(text);
+    if (!j.is_object()) return bits_of(naive_decimal(text));
+    const std::string& f = j.at("$float").get_ref<const std::string&>();
+    if (f.rfind("0x", 0) == 0) return std::stoull(f.substr(2), nullptr, 16);
+    if (f == "nan") return 0x7ff8000000000000ULL;
+    if (f == "inf") return 0x7ff0000000000000ULL;
+    if (f == "-inf") return 0xfff0000000000000ULL;
+    return bits_of(naive_decimal(f));
+}
+
+/// True when the parsed JSON holds a number that is not an integer anywhere (iteratively).
+bool holds_decimal_number(const json& root) {
+    std::vector<const json*> todo = {&root};
+    while (!todo.empty()) {
+        const json* j = todo.back();
+        todo.pop_back();
+        if (j->is_number_float()) return true;
+        if (j->is_structured()) {
+            for (const json& child : *j) todo.push_back(&child);
+        }
+    }
+    return false;
+}
+
+/// The test kit's edge doubles and 20,000 random bit patterns (a fixed seed: the same ones on
+/// every run), each as the wire text the corpus would write for it.
+std::vector<std::uint64_t> doubles_to_send() {
+    std::vector<std::uint64_t> all(std::begin(testkit::edges::double_bits), std::end(testkit::edges::double_bits));
+    std::mt19937_64 random(20240601);
+    for (int i = 0; i < 20000; ++i) all.push_back(random());
+    return all;
+}
+
+// The property --notation json exists for: a reader whose decimal parsing is lossy still gets
+// every double's bits, because no double is sent as a JSON number or a decimal string. The same
+// reader on the decimal form misses some, which shows that the check can fail.
+TEST(JsonNotation, BitsFormGivesEveryDoubleToANaiveReader) {
+    std::size_t naive_misses_in_decimal = 0;
+    for (const std::uint64_t bits : doubles_to_send()) {
+        const std::string wire = parse_value(render_value(json(testkit::edges::double_from_bits(bits)))).wire;
+        const std::string sent = to_json_notation(wire, json_floats::bits);
+        char want[40];
+        std::snprintf(want, sizeof want, "{\"$float\":\"0x%016llx\"}", static_cast<unsigned long long>(bits));
+        ASSERT_EQ(sent, want) << wire;
+        ASSERT_EQ(naive_read(sent), bits) << sent;
+        ASSERT_FALSE(holds_decimal_number(json::parse(sent))) << sent;
+        // The runner's own reader (sinkcheck-encoder, encode) gets the same bits.
+        const json back = parse_value(from_json_notation(json::parse(sent))).value;
+        ASSERT_EQ(bits_of(back.get<double>()), bits) << sent;
+        if (naive_read(to_json_notation(wire)) != bits) ++naive_misses_in_decimal;
+    }
+    EXPECT_GT(naive_misses_in_decimal, 1000U);
+    std::printf("the naive reader misses %zu of %zu doubles in the decimal form, none in the bits form\n",
+                naive_misses_in_decimal, doubles_to_send().size());
+}
+
+// The decimal form (the export, --notation json-decimal) is exact for a reader that rounds
+// correctly: the shortest digits that read back to the same bits, through strtod and through
+// the notation's own reader.
+TEST(JsonNotation, DecimalFormReadsBackToTheSameBits) {
+    for (const std::uint64_t bits : doubles_to_send()) {
+        const double d = testkit::edges::double_from_bits(bits);
+        const std::string wire = parse_value(render_value(json(d))).wire;
+        const std::string text = to_json_notation(wire);
+        const json parsed = json::parse(text);
+        const json back = parse_value(from_json_notation(parsed)).value;
+        ASSERT_EQ(bits_of(back.get<double>()), bits) << text;
+        if (std::isnan(d)) continue;
+        const std::string digits = parsed.is_object() ? parsed.at("$float").get<std::string>() : text;
+        if (std::isinf(d)) {
+            EXPECT_EQ(digits, d > 0 ? "inf" : "-inf");
+            continue;
+        }
+        ASSERT_EQ(bits_of(std::strtod(digits.c_str(), nullptr)), bits) << text;
+        // A bare JSON number only for a non-integral double; an integral one is {"$float": ...}
+        // so that a reader with one number type can tell it from an integer.
+        EXPECT_EQ(parsed.is_number_float(), std::trunc(d) != d) << text;
+    }
+}
+
+// Every vector of the corpus, as --notation json sends it: no double in decimal, and the value
+// read back is the vector's.
+TEST(JsonNotation, BitsFormSendsTheWholeCorpusWithoutADecimalNumber) {
+    std::size_t with_doubles = 0;
+    for (const test_vector& v : load_corpus(SINKCHECK_CORPUS_DIR)) {
+        const std::string sent = to_json_notation(v.input.wire, json_floats::bits);
+        const json parsed = json::parse(sent);
+        EXPECT_FALSE(holds_decimal_number(parsed)) << v.id << ": " << sent.substr(0, 200);
+        EXPECT_EQ(render_value(parse_value(from_json_notation(parsed)).value), render_value(v.input.value)) << v.id;
+        if (sent.find("\"$float\"") != std::string::npos) ++with_doubles;
+    }
+    EXPECT_GT(with_doubles, 200U);
 }
 
 TEST(CorpusExport, TheWholeCorpusComesBackFieldByField) {

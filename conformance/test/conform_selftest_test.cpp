@@ -88,25 +88,29 @@ INSTANTIATE_TEST_SUITE_P(AllFormatsBothModes, ReferencePasses,
                                     (std::get<1>(param_info.param) == process_mode::batch ? "Batch" : "PerVector");
                          });
 
-// --notation json: the reference process reads the JSON notation (from_json_notation), so the
-// whole corpus must pass through it as through the token notation. The JSON text differs from the
-// tokens for the values a stock parser would lose (binaries, big integers, floats written as
-// integers, key order, strings that are not UTF-8): those must be many, or the test shows nothing.
+// --notation json and json-decimal: the reference process reads the JSON notation
+// (from_json_notation), so the whole corpus must pass through it as through the token notation.
+// The JSON text differs from the tokens for the values a stock parser would lose (binaries, big
+// integers, key order, strings that are not UTF-8; doubles: every one in json, those written as
+// integers in json-decimal): those must be many, or the test shows nothing.
 TEST(JsonNotation, TheReferenceReadsEveryVectorInEveryFormat) {
-    std::size_t differing = 0;
-    for (format f : all_formats) {
-        conform_options o = options(f, process_mode::batch);
-        o.notation = wire_notation::json;
-        auto factory = make_process_factory(reference_encoder, o.mode, o.limits, o.notation);
-        const run_summary s = run_conformance(o, *factory);
-        EXPECT_TRUE(s.conforms()) << format_name(f) << "\n" << failures_of(s);
-        EXPECT_NE(s.encoder_description.find("JSON notation"), std::string::npos) << s.encoder_description;
-        for (const vector_result& r : s.results) {
-            if (to_json_notation(r.vector->input.wire) != r.vector->input.wire) ++differing;
+    for (const wire_notation notation : {wire_notation::json, wire_notation::json_decimal}) {
+        const json_floats floats = notation == wire_notation::json ? json_floats::bits : json_floats::decimal;
+        std::size_t differing = 0;
+        for (format f : all_formats) {
+            conform_options o = options(f, process_mode::batch);
+            o.notation = notation;
+            auto factory = make_process_factory(reference_encoder, o.mode, o.limits, o.notation);
+            const run_summary s = run_conformance(o, *factory);
+            EXPECT_TRUE(s.conforms()) << format_name(f) << "\n" << failures_of(s);
+            EXPECT_NE(s.encoder_description.find("JSON notation"), std::string::npos) << s.encoder_description;
+            for (const vector_result& r : s.results) {
+                if (to_json_notation(r.vector->input.wire, floats) != r.vector->input.wire) ++differing;
+            }
         }
+        EXPECT_GT(differing, 300u);
+        std::printf("%zu vectors are sent in other text with --notation %s\n", differing, notation_name(notation));
     }
-    EXPECT_GT(differing, 300u);
-    std::printf("%zu vectors are sent in other text in the JSON notation\n", differing);
 }
 
 /// A small slice of the CBOR corpus: floats, a string and an array, and two refusals.

@@ -39,7 +39,8 @@ function tagNumber(subtype, library) {
 
 /**
  * A MessagePack ext type: subtypes 128..255 are the signed type byte (-128..-1) nlohmann writes;
- * larger ones are passed as they are (a number), for the library to refuse.
+ * larger ones are passed as they are (a number), for the library to refuse (docs/conformance.md,
+ * "Binary subtypes").
  */
 function extType(subtype) {
     return subtype >= 128n && subtype <= 255n ? Number(subtype) - 256 : Number(subtype);

@@ -10,9 +10,10 @@
 // stdin, the answer on stdout and in the exit status) and batch (SINKCHECK_MODE=batch:
 // length-prefixed frames on stdin and stdout).
 //
-// Values arrive in the value notation of corpus/conformance/README.md and are parsed into a tree
-// of nodes that keeps what JavaScript's own values lose, for the adapter to convert as its
-// library can: {type: 'int', value: BigInt}, {type: 'float', value: number} (NaN payloads and
+// Values arrive in the value notation of corpus/conformance/README.md, or with `sinkcheck conform
+// --notation json` in the JSON notation of docs/cli.md (SINKCHECK_NOTATION=json), and are parsed
+// into a tree of nodes that keeps what JavaScript's own values lose, for the adapter to convert
+// as its library can: {type: 'int', value: BigInt}, {type: 'float', value: number} (NaN payloads and
 // -0 kept), {type: 'string', bytes: Buffer}, {type: 'binary', data: Buffer, subtype: BigInt or
 // null}, {type: 'array', items: [...]}, {type: 'object', members: [[key bytes, node], ...]} in
 // the vector's key order, and {type: 'null'}, {type: 'bool', value}, {type: 'discarded'}.
@@ -149,6 +150,118 @@ function parseValue(text) {
     return root;
 }
 
+// The key sets that make an object notation (docs/cli.md, "Values JSON text cannot hold"), each
+// sorted and joined with spaces.
+const NOTATION_KEYS = new Set(['$binary', '$binary $subtype', '$float', '$integer', '$string', '$discarded',
+    '$members', '$object']);
+
+function notationError(what) {
+    return new Error(`JSON notation: ${what}`);
+}
+
+/** The text of a string node, or null for any other node. */
+function textOf(node) {
+    return node.type === 'string' ? node.bytes.toString('latin1') : null;
+}
+
+function hexBytes(node, name) {
+    const t = textOf(node);
+    if (t === null || !/^(?:[0-9a-fA-F]{2})*$/.test(t)) {
+        throw notationError(`"${name}" holds a string of an even number of hex digits`);
+    }
+    return Buffer.from(t, 'hex');
+}
+
+/**
+ * --notation json sends every double as its 64 bits, so no decimal text is ever rounded by a
+ * reader; the decimal form (--notation json-decimal, the export) reads with Number(), which
+ * rounds correctly (ECMA-262, StringToNumber).
+ */
+function jsonFloat(node) {
+    const t = textOf(node);
+    if (t !== null && /^0x[0-9a-fA-F]{16}$/.test(t)) return f64(t.slice(2));
+    if (t === 'nan') return NaN;
+    if (t === 'inf') return Infinity;
+    if (t === '-inf') return -Infinity;
+    if (t !== null && /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/.test(t)) return Number(t);
+    throw notationError('"$float" holds "nan", "inf", "-inf", "0x" and 16 hex digits, or a decimal');
+}
+
+function jsonInteger(node, name, signed) {
+    if (node.type === 'int' && (signed || node.value >= 0n)) return node.value;
+    const t = textOf(node);
+    if (t !== null && /^-?(?:0|[1-9][0-9]*)$/.test(t) && (signed || t[0] !== '-')) return BigInt(t);
+    throw notationError(`"${name}" holds an integer, as a number or a string of decimal digits`);
+}
+
+function jsonKey(node) {
+    if (node.type === 'string') return node.bytes;
+    if (node.type === 'object' && node.members.length === 1 && node.members[0][0].toString('latin1') === '$string') {
+        return hexBytes(node.members[0][1], '$string');
+    }
+    throw notationError('a key is a string or {"$string": "hex"}');
+}
+
+/**
+ * Parses one value in the JSON notation of docs/cli.md (SINKCHECK_NOTATION=json) into the
+ * nodes parseValue makes. JSON text is wire notation without extensions, so parseValue reads
+ * it; each notation object is then replaced by its node, iteratively.
+ */
+function parseJsonNotation(text) {
+    const root = [parseValue(text)];
+    // [container, slot, node, true when the node is an object of data: {"$object": ...}]
+    const todo = [[root, 0, root[0], false]];
+    while (todo.length > 0) {
+        const [parent, slot, node, data] = todo.pop();
+        let value = node;
+        if (node.type === 'array') {
+            node.items.forEach((item, i) => todo.push([node.items, i, item, false]));
+        } else if (node.type === 'object') {
+            const keys = node.members.map(([k]) => k.toString('latin1'));
+            if (data || !NOTATION_KEYS.has([...keys].sort().join(' '))) {
+                for (const member of node.members) todo.push([member, 1, member[1], false]);
+            } else {
+                const field = new Map(keys.map((k, i) => [k, node.members[i][1]]));
+                if (field.has('$binary')) {
+                    const subtype = field.get('$subtype');
+                    value = {type: 'binary', data: hexBytes(field.get('$binary'), '$binary'),
+                        subtype: subtype === undefined ? null : jsonInteger(subtype, '$subtype', false)};
+                } else if (field.has('$float')) {
+                    value = {type: 'float', value: jsonFloat(field.get('$float'))};
+                } else if (field.has('$integer')) {
+                    value = {type: 'int', value: jsonInteger(field.get('$integer'), '$integer', true)};
+                } else if (field.has('$string')) {
+                    value = {type: 'string', bytes: hexBytes(field.get('$string'), '$string')};
+                } else if (field.has('$discarded')) {
+                    const d = field.get('$discarded');
+                    if (d.type !== 'bool' || d.value !== true) throw notationError('"$discarded" holds true');
+                    value = {type: 'discarded'};
+                } else if (field.has('$members')) {
+                    const list = field.get('$members');
+                    if (list.type !== 'array' || !list.items.every((m) => m.type === 'array' && m.items.length === 2)) {
+                        throw notationError('"$members" holds an array of [key, value] pairs');
+                    }
+                    value = {type: 'object', members: list.items.map((m) => [jsonKey(m.items[0]), m.items[1]])};
+                    const seen = new Set();
+                    for (const member of value.members) {
+                        const key = member[0].toString('latin1');
+                        if (seen.has(key)) throw notationError(`duplicate key ${JSON.stringify(key)} in $members`);
+                        seen.add(key);
+                        todo.push([member, 1, member[1], false]);
+                    }
+                } else {
+                    const inner = field.get('$object');
+                    if (inner.type !== 'object') throw notationError('"$object" holds an object');
+                    todo.push([parent, slot, inner, true]);
+                    continue;
+                }
+            }
+        }
+        parent[slot] = value;
+    }
+    return root[0];
+}
+
 // ignoreBOM: a leading U+FEFF is part of the string, not a byte order mark to drop.
 const UTF8 = new TextDecoder('utf-8', {fatal: true, ignoreBOM: true});
 
@@ -228,7 +341,7 @@ class AdapterError extends Error {}
 function answer(encode, isRefusal, request, text) {
     let value;
     try {
-        value = parseValue(text);
+        value = process.env.SINKCHECK_NOTATION === 'json' ? parseJsonNotation(text) : parseValue(text);
     } catch (e) {
         return [2, Buffer.from(`cannot read the value: ${e.message}`)];
     }
@@ -313,4 +426,4 @@ function serve(encode, isRefusal) {
     }
 }
 
-module.exports = {Unsupported, Refused, parseValue, jsString, toJS, integer, serve};
+module.exports = {Unsupported, Refused, parseValue, parseJsonNotation, jsString, toJS, integer, serve};

@@ -5,7 +5,8 @@
 
 Writes msgpack.packb(value) with the library's defaults (use_bin_type=True, floats as float 64).
 A binary subtype becomes an ExtType; subtypes 128..255 are passed as the signed type byte
-nlohmann writes (-128..-1), larger ones are refused by ExtType itself (ValueError). Discarded
+nlohmann writes (-128..-1), larger ones are refused by ExtType itself (ValueError): the mapping of
+docs/conformance.md, "Binary subtypes". Discarded
 values have no Python counterpart and are declared unsupported. A string that is not UTF-8 is
 refused by UnicodeEncodeError; any other exception is an error.
 """

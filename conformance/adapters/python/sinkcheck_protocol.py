@@ -10,10 +10,12 @@ both modes of docs/conformance.md: per-vector (the request in the environment an
 answer on stdout and in the exit status) and batch (length-prefixed frames on stdin and stdout,
 selected by SINKCHECK_MODE=batch).
 
-Values arrive in the value notation of corpus/conformance/README.md and become Python values:
-dicts keep the order the vector wrote its keys in, integers of any size stay ints, binary is
-bytes (or Binary when it has a subtype), a string holding bytes that are not UTF-8 decodes with
-surrogateescape (so encoding it raises, as it should), and discarded becomes DISCARDED.
+Values arrive in the value notation of corpus/conformance/README.md, or with `sinkcheck conform
+--notation json` in the JSON notation of docs/cli.md (SINKCHECK_NOTATION=json), and become Python
+values: dicts keep the order the vector wrote its keys in, integers of any size stay ints, a
+double is a float with its exact bits, binary is bytes (or Binary when it has a subtype), a
+string holding bytes that are not UTF-8 decodes with surrogateescape (so encoding it raises, as
+it should), and discarded becomes DISCARDED.
 """
 
 import json
@@ -23,7 +25,17 @@ import struct
 import sys
 import traceback
 
-__all__ = ["Binary", "DISCARDED", "Refused", "Unsupported", "map_leaves", "parse_value", "serve", "without_subtype"]
+__all__ = [
+    "Binary",
+    "DISCARDED",
+    "Refused",
+    "Unsupported",
+    "map_leaves",
+    "parse_json_notation",
+    "parse_value",
+    "serve",
+    "without_subtype",
+]
 
 # Per-vector exit statuses (docs/conformance.md): a refusal, unsupported, an error of the adapter.
 EXIT_REFUSED = 65
@@ -192,6 +204,121 @@ def parse_value(text):
             raise ValueError("value notation: the text ends inside a container")
 
 
+# The key sets that make an object notation (docs/cli.md, "Values JSON text cannot hold").
+_NOTATION_KEYS = frozenset(
+    frozenset(keys)
+    for keys in (
+        ("$binary",),
+        ("$binary", "$subtype"),
+        ("$float",),
+        ("$integer",),
+        ("$string",),
+        ("$discarded",),
+        ("$members",),
+        ("$object",),
+    )
+)
+_HEX = re.compile(r"(?:[0-9a-fA-F]{2})*\Z")
+_BITS = re.compile(r"0x[0-9a-fA-F]{16}\Z")
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\Z")
+_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+_SPECIAL_FLOATS = {"nan": float("nan"), "inf": float("inf"), "-inf": -float("inf")}
+
+
+def _notation_error(what):
+    return ValueError("JSON notation: %s" % what)
+
+
+def _hex_bytes(text, name):
+    if not isinstance(text, str) or not _HEX.match(text):
+        raise _notation_error('"%s" holds a string of an even number of hex digits' % name)
+    return bytes.fromhex(text)
+
+
+def _json_float(text):
+    # --notation json sends every double as its 64 bits, so no decimal text is ever rounded by a
+    # reader; the decimal form (--notation json-decimal, the export) reads with float(), which
+    # rounds correctly.
+    if isinstance(text, str):
+        if _BITS.match(text):
+            return struct.unpack(">d", bytes.fromhex(text[2:]))[0]
+        if text in _SPECIAL_FLOATS:
+            return _SPECIAL_FLOATS[text]
+        if _DECIMAL.match(text):
+            return float(text)
+    raise _notation_error('"$float" holds "nan", "inf", "-inf", "0x" and 16 hex digits, or a decimal')
+
+
+def _json_integer(v, name, signed):
+    if isinstance(v, int) and not isinstance(v, bool) and (signed or v >= 0):
+        return v
+    if isinstance(v, str) and _INTEGER.match(v) and (signed or not v.startswith("-")):
+        return int(v)
+    raise _notation_error('"%s" holds an integer, as a number or a string of decimal digits' % name)
+
+
+def _json_key(k):
+    if isinstance(k, str):
+        return k
+    if isinstance(k, dict) and list(k) == ["$string"]:
+        return _hex_bytes(k["$string"], "$string").decode("utf-8", "surrogateescape")
+    raise _notation_error('a key is a string or {"$string": "hex"}')
+
+
+def parse_json_notation(text):
+    """Parses one value in the JSON notation of docs/cli.md into the values parse_value makes.
+
+    JSON text is wire notation without extensions, so parse_value reads it (without recursion:
+    json.loads recurses in C and overflows the stack on the generator's 20,000-deep values);
+    this then replaces each notation object by its value, also iteratively."""
+    box = [None]
+    # (container, slot, parsed node, True when the node is an object of data: {"$object": ...})
+    todo = [(box, 0, parse_value(text), False)]
+    while todo:
+        parent, slot, node, data = todo.pop()
+        if isinstance(node, dict):
+            if data or frozenset(node) not in _NOTATION_KEYS:
+                value = dict.fromkeys(node)  # the order written
+                todo.extend((value, k, v, False) for k, v in node.items())
+            elif "$binary" in node:
+                data_bytes = _hex_bytes(node["$binary"], "$binary")
+                sub = node.get("$subtype")
+                value = data_bytes if sub is None else Binary(data_bytes, _json_integer(sub, "$subtype", False))
+            elif "$float" in node:
+                value = _json_float(node["$float"])
+            elif "$integer" in node:
+                value = _json_integer(node["$integer"], "$integer", True)
+            elif "$string" in node:
+                value = _hex_bytes(node["$string"], "$string").decode("utf-8", "surrogateescape")
+            elif "$discarded" in node:
+                if node["$discarded"] is not True:
+                    raise _notation_error('"$discarded" holds true')
+                value = DISCARDED
+            elif "$members" in node:
+                members = node["$members"]
+                if not isinstance(members, list) or not all(isinstance(m, list) and len(m) == 2 for m in members):
+                    raise _notation_error('"$members" holds an array of [key, value] pairs')
+                value = {}
+                for k, v in members:
+                    key = _json_key(k)
+                    if key in value:
+                        raise _notation_error("duplicate key %r in $members" % key)
+                    value[key] = None
+                    todo.append((value, key, v, False))
+            else:  # $object: the object inside is data, whatever its keys
+                if not isinstance(node["$object"], dict):
+                    raise _notation_error('"$object" holds an object')
+                todo.append((parent, slot, node["$object"], True))
+                continue
+        elif isinstance(node, list):
+            value = [None] * len(node)
+            todo.extend((value, i, v, False) for i, v in enumerate(node))
+        else:
+            value = node
+        parent[slot] = value
+    return box[0]
+
+
 def map_leaves(value, fn):
     """Replaces every value that is not a list or dict by fn(value), in place where it can.
 
@@ -226,7 +353,12 @@ def _answer(encode, refusals, fmt, use_size, use_type, text, plain):
     """(status, payload): 0 encoded, 1 refused, 2 unsupported; raises _AdapterError otherwise."""
     try:
         # Plain JSON (no extension in the text) goes through the C parser of the json module.
-        value = json.loads(text) if plain else parse_value(text)
+        if plain:
+            value = json.loads(text)
+        elif os.environ.get("SINKCHECK_NOTATION") == "json":
+            value = parse_json_notation(text)
+        else:
+            value = parse_value(text)
     except Exception as e:  # a value this adapter cannot read is its own limitation
         return 2, ("cannot read the value: %s" % e).encode("utf-8", "replace")
     try:

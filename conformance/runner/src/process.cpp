@@ -410,7 +410,8 @@ struct wire_input {
 
 wire_input input_for(const test_vector& v, wire_notation notation) {
     if (notation == wire_notation::token) return {v.input.wire, v.input.plain_json};
-    std::string json = to_json_notation(v.input.wire);
+    std::string json = to_json_notation(
+        v.input.wire, notation == wire_notation::json_decimal ? json_floats::decimal : json_floats::bits);
     const bool plain = v.input.plain_json && json == v.input.wire;
     return {std::move(json), plain};
 }
@@ -420,7 +421,9 @@ std::vector<std::string> environment_for(const test_vector& v, process_mode mode
     std::vector<std::string> env = {
         std::string(protocol::env_mode) + "=" + (mode == process_mode::batch ? "batch" : "per-vector"),
         std::string(protocol::env_format) + "=" + std::string(format_name(v.fmt)),
-        std::string(protocol::env_notation) + "=" + notation_name(notation)};
+        // json-decimal is the same notation, read by the same reader: only the spelling of doubles
+        // differs, and a reader of the JSON notation reads both spellings.
+        std::string(protocol::env_notation) + "=" + (notation == wire_notation::token ? "token" : "json")};
     if (mode == process_mode::per_vector) {
         env.push_back(std::string(protocol::env_use_size) + "=" + (v.use_size ? "1" : "0"));
         env.push_back(std::string(protocol::env_use_type) + "=" + (v.use_type ? "1" : "0"));
@@ -754,7 +757,9 @@ public:
     }
     std::string describe() const override {
         return command_ + (mode_ == process_mode::batch ? " (batch mode" : " (per-vector mode") +
-               (notation_ == wire_notation::json ? ", JSON notation)" : ")");
+               (notation_ == wire_notation::json           ? ", JSON notation)"
+                : notation_ == wire_notation::json_decimal ? ", JSON notation, decimal doubles)"
+                                                           : ")");
     }
     std::unique_ptr<encoder_session> open() override {
         if (mode_ == process_mode::batch) return std::make_unique<batch_session>(argv_, limits_, notation_, answered_);
@@ -883,7 +888,14 @@ std::vector<std::string> split_command(const std::string& command) {
     return words;
 }
 
-const char* notation_name(wire_notation n) noexcept { return n == wire_notation::json ? "json" : "token"; }
+const char* notation_name(wire_notation n) noexcept {
+    switch (n) {
+        case wire_notation::token: return "token";
+        case wire_notation::json: return "json";
+        case wire_notation::json_decimal: return "json-decimal";
+    }
+    return "?";
+}
 
 std::unique_ptr<encoder_factory> make_process_factory(const std::string& command, process_mode mode,
                                                       const process_limits& limits, wire_notation notation) {

@@ -550,8 +550,11 @@ const std::string_view conform_usage =
     "  --encoder 'CMD ARGS'     the encoder process (split like a shell would, no expansions),\n"
     "                           or linked:NAME for a C++ encoder linked into this program\n"
     "  --mode per-vector|batch  one process per vector (default) or one process, framed\n"
-    "  --notation token|json    the value notation sent to the process: the corpus's tokens\n"
-    "                           (default) or JSON that a stock parser reads whole (docs/cli.md)\n"
+    "  --notation token|json|json-decimal\n"
+    "                           the value notation sent to the process: the corpus's tokens\n"
+    "                           (default) or JSON that a stock parser reads whole (docs/cli.md),\n"
+    "                           every double as {\"$float\": \"0x<bits>\"}; json-decimal: doubles\n"
+    "                           in decimal, for a reader whose parser rounds correctly\n"
     "  --level exact|canonical|equivalent\n"
     "                           exact (default): the reference profile's bytes; canonical: the\n"
     "                           format's canonical bytes (CBOR, BON8); equivalent: any bytes that\n"
@@ -715,8 +718,10 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
                 o.notation = wire_notation::token;
             else if (value == "json")
                 o.notation = wire_notation::json;
+            else if (value == "json-decimal")
+                o.notation = wire_notation::json_decimal;
             else
-                throw conform_error("--notation is token or json");
+                throw conform_error("--notation is token, json or json-decimal");
         } else if (name == "--level") {
             if (!parse_level(value, o.level)) throw conform_error("--level is exact, canonical or equivalent");
         } else if (name == "--filter") {

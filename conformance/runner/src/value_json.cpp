@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -186,7 +187,38 @@ bool beyond_double_range(std::string_view literal) {
     return errno != 0 || v > exact_in_double;
 }
 
-void append_scalar(std::string& out, std::string_view t) {
+/// The binary64 bits of a wire token that spells a double (NaN, -NaN, Infinity, -Infinity,
+/// f64'...', a number with a fraction or an exponent); nullopt for every other token.
+std::optional<std::uint64_t> double_bits_of(std::string_view t) {
+    if (t == "NaN") return 0x7ff8000000000000ULL;
+    if (t == "-NaN") return 0xfff8000000000000ULL;
+    if (t == "Infinity") return 0x7ff0000000000000ULL;
+    if (t == "-Infinity") return 0xfff0000000000000ULL;
+    if (t.substr(0, 4) == "f64'") {
+        std::uint64_t bits = 0;
+        for (const char c : t.substr(4, 16)) bits = (bits << 4) | static_cast<std::uint64_t>(hex_digit(c));
+        return bits;
+    }
+    if (t.empty() || !(t.front() == '-' || (t.front() >= '0' && t.front() <= '9')) ||
+        t.find_first_of(".eE") == std::string_view::npos) {
+        return std::nullopt;
+    }
+    // The conversion parse_value makes, so these are the bits of the value the vector holds.
+    const double d = std::strtod(std::string(t).c_str(), nullptr);
+    std::uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    return bits;
+}
+
+void append_scalar(std::string& out, std::string_view t, json_floats floats) {
+    if (floats == json_floats::bits) {
+        if (const std::optional<std::uint64_t> bits = double_bits_of(t)) {
+            char buf[40];
+            std::snprintf(buf, sizeof buf, "{\"$float\":\"0x%016llx\"}", static_cast<unsigned long long>(*bits));
+            out += buf;
+            return;
+        }
+    }
     const auto float_object = [&](std::string_view spelled) {
         out += "{\"$float\":\"";
         out += spelled;
@@ -567,7 +599,7 @@ private:
 
 }  // namespace
 
-std::string to_json_notation(std::string_view wire) {
+std::string to_json_notation(std::string_view wire, json_floats floats) {
     const std::vector<bool> needs = objects_needing_members(wire);
     std::string out;
     out.reserve(wire.size() + wire.size() / 4);
@@ -630,7 +662,7 @@ std::string to_json_notation(std::string_view wire) {
                 }
                 break;
             }
-            case token_kind::scalar: append_scalar(out, t.text); break;
+            case token_kind::scalar: append_scalar(out, t.text, floats); break;
         }
     }
     return out;

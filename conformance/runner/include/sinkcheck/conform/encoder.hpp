@@ -122,8 +122,10 @@ std::unique_ptr<encoder_factory> make_linked_factory(const linked_encoder_info& 
 enum class process_mode { per_vector, batch };
 
 /// The notation a value is sent in (docs/conformance.md, "The protocol"): the corpus's token
-/// notation, or the JSON notation of docs/cli.md, which any stock JSON parser reads whole.
-enum class wire_notation { token, json };
+/// notation, or the JSON notation of docs/cli.md, which any stock JSON parser reads whole —
+/// with every double as its bits (json), or in decimal where that is readable (json_decimal).
+enum class wire_notation { token, json, json_decimal };
+/// As --notation spells it: token, json, json-decimal.
 const char* notation_name(wire_notation n) noexcept;
 
 struct process_limits {

@@ -56,12 +56,25 @@ parsed_value parse_value(std::string_view text, const parse_limits& limits = {})
 /// nlohmann::json; stops after max_bytes and appends "..." (0: no limit). Iterative.
 std::string render_value(const nlohmann::json& value, std::size_t max_bytes = 0);
 
+/// How the JSON notation spells a double (docs/conformance.md, "The protocol").
+enum class json_floats {
+    /// Readable, in the shortest digits that read back to the same bits: a non-integral finite
+    /// double as a JSON number, an integral one as {"$float": "1.0"}, NaN and infinities as
+    /// "nan", "inf", "-inf", other NaNs by their bits. What `corpus export` writes, and
+    /// `conform --notation json-decimal` sends; exact in a reader whose parser rounds correctly.
+    decimal,
+    /// Every double as {"$float": "0x" and its 16 hex bits}, no JSON number with a fraction or
+    /// an exponent: exact in any reader, also one whose decimal parsing does not round correctly
+    /// (Perl's JSON::XS). What `conform --notation json` sends.
+    bits,
+};
+
 /// The value notation as JSON text (docs/cli.md, "Values JSON text cannot hold"): what the
 /// CLI reads and prints and what `sinkcheck corpus export` writes. to_json_notation converts
 /// wire text (as parse_value makes it) to compact JSON text keeping everything the wire says:
 /// key order as written, strings and keys that are not UTF-8, integers beyond 2^53, doubles
 /// with integral values. Throws notation_error only for text parse_value would not make.
-std::string to_json_notation(std::string_view wire);
+std::string to_json_notation(std::string_view wire, json_floats floats = json_floats::decimal);
 
 /// The value of one hex digit (either case), or -1.
 int hex_digit(char c) noexcept;
