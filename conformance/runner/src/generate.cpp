@@ -431,6 +431,26 @@ void save_findings(const run_summary& s, const std::string& path) {
 
 namespace {
 
+/// Values a worker builds and sends at a time: a batch process gets them as one pipelined
+/// exchange (encoder_session::encode_all), one round trip instead of 32.
+constexpr std::uint64_t window_values = 32;
+
+/// encode_all, with an exception of the runner's own a harness error of every vector.
+std::vector<encode_outcome> send_all(encoder_session& session, const std::vector<const test_vector*>& vectors) {
+    try {
+        return session.encode_all(vectors);
+    } catch (const run_stopped&) {
+        throw;
+    } catch (const std::exception& e) {
+        std::vector<encode_outcome> out(vectors.size());
+        for (encode_outcome& o : out) {
+            o.what = encode_outcome::kind::harness_error;
+            o.message = std::string("the runner failed: ") + e.what();
+        }
+        return out;
+    }
+}
+
 /// One graded value on its way to the summary.
 struct graded_value {
     std::uint64_t index = 0;
@@ -570,22 +590,35 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
                 previous.reset();
             };
             while (!stop.load()) {
-                const std::uint64_t i = next.fetch_add(1);
-                if (i >= g.count) break;
-                std::size_t redrawn = 0;
-                auto [c, v] = gen.value(i, redrawn);
-                const encode_outcome o = send_vector(*session, v);
-                settle(o.previous_violation);
-                vector_result r = classify(v, options.level, o);
-                bool nondeterministic = false;
-                // A timeout is not asked again: a second one costs --timeout more and says nothing new.
-                if (failing(r) && r.verdict != result::timeout) {
-                    if (!again) again = factory.open();
-                    nondeterministic = ask_again(*again, v, options.level, r);
+                const std::uint64_t start = next.fetch_add(window_values);
+                if (start >= g.count) break;
+                const std::uint64_t end = std::min<std::uint64_t>(g.count, start + window_values);
+                std::vector<graded_value> built;
+                std::vector<std::size_t> redraws;
+                built.reserve(static_cast<std::size_t>(end - start));
+                for (std::uint64_t i = start; i < end; ++i) {
+                    std::size_t redrawn = 0;
+                    auto [c, v] = gen.value(i, redrawn);
+                    built.push_back(graded_value{i, c.data.size(), std::move(v), vector_result()});
+                    redraws.push_back(redrawn);
                 }
-                previous = graded_value{i, c.data.size(), std::move(v), std::move(r)};
-                previous_redrawn = redrawn;
-                previous_nondeterministic = nondeterministic;
+                std::vector<const test_vector*> sent;
+                for (const graded_value& b : built) sent.push_back(&b.vector);
+                std::vector<encode_outcome> outcomes = send_all(*session, sent);
+                for (std::size_t j = 0; j < built.size(); ++j) {
+                    settle(outcomes[j].previous_violation);
+                    vector_result r = classify(built[j].vector, options.level, outcomes[j]);
+                    bool nondeterministic = false;
+                    // A timeout is not asked again: a second one costs --timeout more and says nothing new.
+                    if (failing(r) && r.verdict != result::timeout) {
+                        if (!again) again = factory.open();
+                        nondeterministic = ask_again(*again, built[j].vector, options.level, r);
+                    }
+                    built[j].result = std::move(r);
+                    previous = std::move(built[j]);
+                    previous_redrawn = redraws[j];
+                    previous_nondeterministic = nondeterministic;
+                }
             }
             settle(session->finish());
             if (again) again->finish();

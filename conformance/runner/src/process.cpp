@@ -557,6 +557,26 @@ public:
         return o;
     }
 
+    /// Pipelined: every frame written before the answers are read, which pump() does side by
+    /// side so that neither pipe fills up. Anything irregular in the window — a timeout, a crash,
+    /// a wrong sequence number or status, bytes beyond the answers, stderr, an answer over
+    /// --max-output — and the window's process is killed and its vectors are asked again one at
+    /// a time on a fresh one, where encode() grades each exactly as it always has. A fresh
+    /// process answers its first request alone, so that an encoder started in the wrong mode is
+    /// still told so.
+    std::vector<encode_outcome> encode_all(const std::vector<const test_vector*>& vectors) override {
+        std::vector<encode_outcome> out;
+        out.reserve(vectors.size());
+        std::size_t k = 0;
+        if (!vectors.empty() && (!child_ || !child_->running() || child_->poll_exit() || first_request_)) {
+            out.push_back(encode(*vectors[0]));
+            k = 1;
+        }
+        if (vectors.size() - k >= 2 && window(vectors, k, out)) return out;
+        for (; k < vectors.size(); ++k) out.push_back(encode(*vectors[k]));
+        return out;
+    }
+
     std::string finish() override {
         if (!child_ || !child_->running()) return {};
         // End of input: a well-behaved encoder exits without writing another byte.
@@ -713,6 +733,86 @@ private:
                 return fail(encode_outcome::kind::protocol_error,
                             "answer status byte " + std::to_string(status) + " is not 0, 1 or 2");
         }
+    }
+
+    /// The vectors from `from` on as one pipelined exchange; false (and no process) when
+    /// anything in it was irregular, true with their outcomes appended otherwise.
+    bool window(const std::vector<const test_vector*>& vectors, std::size_t from, std::vector<encode_outcome>& out) {
+        if (!child_ || !child_->running() || child_->fd_out() < 0) return false;
+        // Bytes already waiting are a protocol violation that encode() reports exactly.
+        pollfd waiting{child_->fd_out(), POLLIN, 0};
+        if (::poll(&waiting, 1, 0) != 0) return false;
+        const std::size_t n = vectors.size() - from;
+        std::string frames;
+        for (std::size_t j = 0; j < n; ++j) {
+            const test_vector& v = *vectors[from + j];
+            const wire_input sent = input_for(v, notation_);
+            protocol::request r;
+            r.id = v.id;
+            r.seq = seq_ + 1 + static_cast<std::uint32_t>(j);
+            r.fmt = v.fmt;
+            r.use_size = v.use_size;
+            r.use_type = v.use_type;
+            r.plain = sent.plain;
+            r.value_text = sent.text;
+            frames += protocol::encode_request(r);
+        }
+        const auto t0 = clock_type::now();
+        const auto deadline = t0 + std::chrono::duration_cast<clock_type::duration>(
+                                       std::chrono::duration<double>(limits_.timeout_seconds));
+        constexpr std::size_t head = protocol::answer_head;
+        std::size_t answers = 0;
+        std::size_t parsed = 0;  // bytes of the complete answers so far
+        bool irregular = false;
+        auto complete = [&](const std::vector<std::uint8_t>& got) {
+            while (!irregular && answers < n && got.size() >= parsed + head) {
+                const std::size_t length = protocol::get_u32(got.data() + parsed + 5);
+                if (length > limits_.max_output) irregular = true;
+                if (irregular || got.size() < parsed + head + length) break;
+                parsed += head + length;
+                ++answers;
+            }
+            return irregular || answers == n;
+        };
+        std::vector<std::uint8_t> in;
+        std::string err;
+        std::size_t written = 0;
+        const pump_end end = pump(*child_, frames, written, false, in, err, limits_.max_output + head,
+                                  limits_.max_stderr, deadline, complete);
+        irregular = irregular || end != pump_end::done || answers != n || in.size() != parsed || !err.empty();
+        std::vector<encode_outcome> got;
+        std::size_t at = 0;
+        for (std::size_t j = 0; j < n && !irregular; ++j) {
+            const std::uint8_t status = in[at];
+            const std::uint32_t echo = protocol::get_u32(in.data() + at + 1);
+            const std::size_t length = protocol::get_u32(in.data() + at + 5);
+            const auto payload = in.begin() + static_cast<std::ptrdiff_t>(at + head);
+            at += head + length;
+            encode_outcome o;
+            o.seconds = seconds_since(t0) / static_cast<double>(n);
+            if (echo != seq_ + 1 + j) {
+                irregular = true;
+            } else if (status == protocol::status_encoded) {
+                o.what = encode_outcome::kind::output;
+                o.bytes.assign(payload, payload + static_cast<std::ptrdiff_t>(length));
+            } else if (status == protocol::status_refused || status == protocol::status_unsupported) {
+                o.what = status == protocol::status_refused ? encode_outcome::kind::refused
+                                                            : encode_outcome::kind::unsupported;
+                o.message.assign(payload, payload + static_cast<std::ptrdiff_t>(length));
+            } else {
+                irregular = true;
+            }
+            got.push_back(std::move(o));
+        }
+        if (irregular) {
+            child_->kill_and_reap();
+            child_.reset();
+            return false;
+        }
+        seq_ += static_cast<std::uint32_t>(n);
+        answered_->store(true);
+        for (encode_outcome& o : got) out.push_back(std::move(o));
+        return true;
     }
 
     /// Bytes waiting on stdout right now (read and dropped), without waiting for more.

@@ -59,6 +59,15 @@ class encoder_session {
 public:
     virtual ~encoder_session() = default;
     virtual encode_outcome encode(const test_vector& v) = 0;
+    /// Several vectors, answered in order, each outcome as encode() gives it. A batch process
+    /// is sent every frame before its answers are read (one round trip for all, not one each);
+    /// the default sends them one at a time.
+    virtual std::vector<encode_outcome> encode_all(const std::vector<const test_vector*>& vectors) {
+        std::vector<encode_outcome> out;
+        out.reserve(vectors.size());
+        for (const test_vector* v : vectors) out.push_back(encode(*v));
+        return out;
+    }
     /// After the last vector: a protocol violation of that vector noticed only now (batch: bytes
     /// after its answer, before end of file), or empty.
     virtual std::string finish() { return {}; }
