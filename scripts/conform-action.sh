@@ -18,6 +18,8 @@
 #   SC_LABEL              the badge's label (default "sinkcheck FORMAT")
 #   SC_GENERATE           also grade this many generated values (conform --generate; optional)
 #   SC_SEED               their seed (default 1)
+#   SC_SHARD              with SC_GENERATE, only shard I/N of the values (conform --shard); their
+#                         report is then generated.json, which `sinkcheck conform --merge` joins
 #   GITHUB_OUTPUT, GITHUB_STEP_SUMMARY   set by GitHub Actions; used when set
 #
 # Writes SC_OUTPUT_DIR/junit.xml (conform --report junit) — with SC_GENERATE also
@@ -45,18 +47,26 @@ mkdir -p "$out" || fail_usage "cannot create the output directory '$out'"
 
 # what both runs share; --expected-failures and --filter apply to the corpus only
 common=(conform --format "$SC_FORMAT" --encoder "$SC_ENCODER" --mode "${SC_MODE:-per-vector}"
-  --level "${SC_LEVEL:-exact}" --jobs "${SC_JOBS:-2}" --report junit)
+  --level "${SC_LEVEL:-exact}" --jobs "${SC_JOBS:-2}")
 [ -z "${SC_NOTATION:-}" ] || common+=(--notation "$SC_NOTATION")
 [ -z "${SC_MAX_UNSUPPORTED:-}" ] || common+=(--max-unsupported "$SC_MAX_UNSUPPORTED")
-corpus=(--output "$out/junit.xml")
+corpus=(--report junit --output "$out/junit.xml")
 [ -z "${SC_EXPECTED_FAILURES:-}" ] || corpus+=(--expected-failures "$SC_EXPECTED_FAILURES")
 [ -z "${SC_FILTER:-}" ] || corpus+=(--filter "$SC_FILTER")
 
 "$tool" "${common[@]}" "${corpus[@]}"
 status=$?
 generated_status=0
+generated_report=
 if [ "$status" -le 1 ] && [ -n "${SC_GENERATE:-}" ]; then
-  "$tool" "${common[@]}" --output "$out/generated-junit.xml" --generate "$SC_GENERATE" --seed "${SC_SEED:-1}" \
+  generated=(--report junit --output "$out/generated-junit.xml")
+  generated_report=$out/generated-junit.xml
+  if [ -n "${SC_SHARD:-}" ]; then
+    # a shard's JSON report is what --merge reads
+    generated=(--report json --output "$out/generated.json" --shard "$SC_SHARD")
+    generated_report=$out/generated.json
+  fi
+  "$tool" "${common[@]}" "${generated[@]}" --generate "$SC_GENERATE" --seed "${SC_SEED:-1}" \
     --save "$out/$SC_FORMAT-generated.vectors"
   generated_status=$?
 fi
@@ -67,7 +77,7 @@ fi
 [ "$generated_status" -eq 0 ] || status=1
 
 "$python" - "$out/junit.xml" "$out/badge.json" "$status" "${SC_LABEL:-sinkcheck $SC_FORMAT}" \
-  "${SC_GENERATE:+$out/generated-junit.xml}" <<'PY' || exit 2
+  "$generated_report" <<'PY' || exit 2
 import json
 import os
 import sys
@@ -77,7 +87,14 @@ junit, badge, status, label, generated = sys.argv[1], sys.argv[2], int(sys.argv[
 
 
 def counts(path):
-    """The run's figures, from the properties conform writes into its JUnit report."""
+    """The run's figures, from the properties conform writes into its JUnit report (or from a
+    shard's JSON report)."""
+    if path.endswith(".json"):
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        return {"total": doc["total"], "graded": doc["graded"], "passed": doc["graded"] - doc["failures"],
+                "unsupported_undeclared": doc["unsupported_undeclared"], "failing": doc["failures"],
+                "verdict": doc["verdict"]}
     suite = ET.parse(path).getroot().find("testsuite")
     props = {p.get("name"): p.get("value") for p in suite.find("properties")}
     figures = {k: int(props[k]) for k in ("total", "graded", "passed", "unsupported_undeclared")}

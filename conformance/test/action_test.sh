@@ -31,7 +31,7 @@ conform = next(s for s in steps if s.get("id") == "conform")
 env = conform["env"]
 bad = []
 for name in action["inputs"]:
-    if name == "upload":
+    if name in ("upload", "artifact-name"):  # the upload step's, not the script's
         continue
     var = "SC_" + name.upper().replace("-", "_")
     if env.get(var) != "${{ inputs.%s }}" % name:
@@ -132,6 +132,24 @@ case "$color $message" in
   "red "*" graded, 300 generated: "[1-9]*" failing, 300/300 graded") ;;
   *) fail "the badge of the generated run: $color $message" ;;
 esac
+
+# 6b. The matrix form: two shards of the generated values, each with its JSON report, joined by
+#     --merge into the one run's verdict (exit 1: the planted bug is in the values of shard 1 or 2).
+for shard in 1 2; do
+  run_action "shard$shard" SC_FORMAT=cbor SC_ENCODER="$hostile cbor-24" SC_MODE=batch SC_FILTER='cbor/float/*' \
+    SC_GENERATE=300 SC_SEED=5 SC_SHARD="$shard/2"
+  [ -s "$work/shard$shard/out/generated.json" ] || fail "shard $shard/2 wrote no generated.json (exit $rc)"
+done
+"$tool" conform --merge "$work/shard1/out/generated.json" --merge "$work/shard2/out/generated.json" \
+  --report json --output "$work/merged.json" 2>/dev/null
+merged_rc=$?
+"$python" - "$work/merged.json" <<'PY' || fail "the merged report of the two shards (exit $merged_rc)"
+import json, sys
+m = json.load(open(sys.argv[1], encoding="utf-8"))
+assert m["total"] == 300 and m["conforms"] is False and m["failures"] > 0, m["verdict"]
+assert "merged from 2 shards" in m["verdict"], m["verdict"]
+PY
+[ "$merged_rc" -eq 1 ] || fail "--merge of the two shards: exit $merged_rc, want 1"
 
 # 7. Usage errors: exit 2, no badge.
 run_action nofmt SC_ENCODER="$encoder"

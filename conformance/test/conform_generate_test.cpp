@@ -299,6 +299,49 @@ TEST(Generate, AnAnswerThatChangesWhenAskedAgainIsItsOwnClass) {
     EXPECT_EQ(planted.generation.nondeterministic, 0u);
 }
 
+// --shard I/N splits one run's values over N runs; --merge joins their JSON reports into the
+// verdict, counts and classes of the one run, and refuses what is not every shard of one run.
+TEST(Generate, ShardsMergeIntoTheVerdictOfOneRun) {
+    const conform_options whole_options = generating(format::cbor, 3000, 1);
+    const run_summary whole = generate_linked(whole_options, "planted-band-20");
+    ASSERT_GT(whole.failures, 0u);
+    std::vector<std::string> reports;
+    std::size_t values = 0;
+    for (std::uint64_t i = 0; i < 3; ++i) {
+        conform_options o = whole_options;
+        o.generate.shard_index = i;
+        o.generate.shard_count = 3;
+        o.report = report_kind::json;
+        const run_summary part = generate_linked(o, "planted-band-20");
+        values += part.total();
+        reports.push_back(::testing::TempDir() + "shard-" + std::to_string(i + 1) + ".json");
+        std::ofstream(reports.back(), std::ios::binary) << render_report(part);
+    }
+    EXPECT_EQ(values, 3000u);
+    const std::string merged = ::testing::TempDir() + "merged.json";
+    std::vector<std::string> args;
+    for (const std::string& r : reports) args.insert(args.end(), {"--merge", r});
+    args.insert(args.end(), {"--report", "json", "--output", merged});
+    EXPECT_EQ(run_conform_command(args), 1);
+    const nlohmann::json m = nlohmann::json::parse(read(merged));
+    EXPECT_EQ(m["total"], 3000u);
+    EXPECT_EQ(m["failures"], whole.failures);
+    EXPECT_EQ(m["conforms"], false);
+    EXPECT_EQ(m["counts"]["pass"], whole.counts[static_cast<std::size_t>(result::pass)]);
+    ASSERT_EQ(m["generated"]["findings"].size(), whole.generation.findings.size());
+    EXPECT_EQ(m["generated"]["findings"][0]["values"], whole.generation.findings[0].values);
+    EXPECT_EQ(m["generated"]["findings"][0]["input"], "524288");
+    EXPECT_NE(m["verdict"].get<std::string>().find("merged from 3 shards"), std::string::npos) << m["verdict"];
+
+    // Not every shard, a shard twice, something else: exit 2, naming the file.
+    EXPECT_EQ(run_conform_command({"--merge", reports[0], "--merge", reports[1]}), 2);
+    EXPECT_EQ(run_conform_command({"--merge", reports[0], "--merge", reports[0], "--merge", reports[1]}), 2);
+    const std::string bad = ::testing::TempDir() + "not-a-report.json";
+    std::ofstream(bad) << "{\"format\": \"cbor\"}";
+    EXPECT_EQ(run_conform_command({"--merge", bad}), 2);
+    EXPECT_EQ(run_conform_command({"--merge", reports[0], "--format", "cbor"}), 2);
+}
+
 using bytes = std::vector<std::uint8_t>;
 
 // The model against RFC 8949 Appendix A's preferred encodings (written from the RFC's table).

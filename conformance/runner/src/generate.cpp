@@ -105,7 +105,13 @@ public:
     /// it (the reference refuses the value: the format cannot hold it).
     std::optional<test_vector> make(const choices& c, std::uint64_t index) const {
         testkit::byte_choices in(c.data.data(), c.data.size());
-        return make_from(fuzz::value_from_bytes<nlohmann::json>(in, limits_), c.options, index);
+        nlohmann::json built = fuzz::value_from_bytes<nlohmann::json>(in, limits_);
+        if (!o_.generate.hostile && o_.fmt == format::bson && !built.is_object()) {
+            // A BSON document is an object: any other value goes in as its one member, rather
+            // than being drawn again (two thirds of all values would be).
+            built = nlohmann::json{{"v", std::move(built)}};
+        }
+        return make_from(built, c.options, index);
     }
 
     /// The vector of a value given as it is (the value shrinker's candidates), or nothing as
@@ -544,6 +550,18 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
         throw conform_error(std::string(format_name(options.fmt)) +
                             " defines no canonical encoding; use --level exact or --level equivalent");
     }
+    // This shard's values: global indices shard_index, shard_index + shard_count, ...
+    const std::uint64_t shards = g.shard_count;
+    const std::uint64_t values = g.count > g.shard_index ? (g.count - g.shard_index + shards - 1) / shards : 0;
+    if (values == 0) {
+        throw conform_error("--shard " + std::to_string(g.shard_index + 1) + "/" + std::to_string(shards) +
+                            " has no value of --generate " + std::to_string(g.count));
+    }
+    if (shards > 1) {
+        s.corpus += ", shard " + std::to_string(g.shard_index + 1) + "/" + std::to_string(shards) + " (" +
+                    std::to_string(values) + " values)";
+    }
+    const auto global = [&](std::uint64_t k) { return k * shards + g.shard_index; };
     const generator gen(options);
     const auto t0 = std::chrono::steady_clock::now();
     collector kept(s, gen);
@@ -564,9 +582,9 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
         kept.add(std::move(v));
         ++done;
         const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (now - last_progress >= progress_interval || done == g.count) {
+        if (now - last_progress >= progress_interval || done == values) {
             last_progress = now;
-            progress(s, done, g.count, kept.failures(), now);
+            progress(s, done, values, kept.failures(), now);
         }
     };
     const auto work = [&]() {
@@ -591,12 +609,13 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
             };
             while (!stop.load()) {
                 const std::uint64_t start = next.fetch_add(window_values);
-                if (start >= g.count) break;
-                const std::uint64_t end = std::min<std::uint64_t>(g.count, start + window_values);
+                if (start >= values) break;
+                const std::uint64_t end = std::min<std::uint64_t>(values, start + window_values);
                 std::vector<graded_value> built;
                 std::vector<std::size_t> redraws;
                 built.reserve(static_cast<std::size_t>(end - start));
-                for (std::uint64_t i = start; i < end; ++i) {
+                for (std::uint64_t k = start; k < end; ++k) {
+                    const std::uint64_t i = global(k);
                     std::size_t redrawn = 0;
                     auto [c, v] = gen.value(i, redrawn);
                     built.push_back(graded_value{i, c.data.size(), std::move(v), vector_result()});
@@ -630,7 +649,7 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
             if (!stop.exchange(true)) stop_message = e.what();
         }
     };
-    const unsigned jobs = std::max(1u, static_cast<unsigned>(std::min<std::uint64_t>(options.jobs, g.count)));
+    const unsigned jobs = std::max(1u, static_cast<unsigned>(std::min<std::uint64_t>(options.jobs, values)));
     std::vector<std::thread> threads;
     for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work);
     work();

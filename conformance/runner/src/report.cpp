@@ -276,6 +276,7 @@ std::string json_report(const run_summary& s) {
         const generate_options& g = s.options.generate;
         json gen;
         gen["values"] = g.count;
+        gen["shard"] = std::to_string(g.shard_index + 1) + "/" + std::to_string(g.shard_count);
         gen["seed"] = g.seed;
         gen["profile"] = g.hostile ? "hostile" : "default";
         gen["redrawn"] = s.generation.redrawn;

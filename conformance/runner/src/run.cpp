@@ -587,6 +587,11 @@ const std::string_view conform_usage =
     "                           counts, deep nesting, and the refusals they call for\n"
     "  --save FILE              write each class's shrunk value there as a .vectors entry\n"
     "  --shrink-steps N         candidates tried per value shrunk, 0 to 10000000 (default 2000)\n"
+    "  --shard I/N              grade only the values whose index is I-1 modulo N (N runs side\n"
+    "                           by side, e.g. a CI matrix, grade the values of one run)\n"
+    "\n"
+    "  sinkcheck conform --merge A.json --merge B.json ... [--report text|json] [--output FILE]\n"
+    "                           the JSON reports of every shard of one run, joined into one verdict\n"
     "\n"
     "Protocol and classification: docs/conformance.md. Exit status: 0 the encoder conforms\n"
     "(expected failures and declared unsupported values aside), 1 it does not (or an expected\n"
@@ -604,6 +609,7 @@ constexpr double min_timeout = 0.001;
 constexpr double max_timeout = 1e6;  // 11.6 days
 constexpr std::size_t max_max_output = std::size_t{1} << 30;
 constexpr std::uint64_t max_generate = 100000000;
+constexpr std::uint64_t max_shards = 10000;
 constexpr std::uint64_t max_seed = 9999999999999999999ULL;  // 19 digits: what parse_count reads
 constexpr std::uint64_t max_shrink_steps = 10000000;
 
@@ -631,7 +637,7 @@ std::uint64_t parse_count(const std::string& option, const std::string& text, st
 /// --max-unsupported: N, a whole number up to the most values a run can have, or P%, a
 /// percentage from 0 to 100 with at most three decimals (kept in thousandths, so the budget is
 /// computed in integers and 50% of 3 is exactly 1).
-unsupported_budget parse_unsupported_budget(const std::string& option, const std::string& text) {
+unsupported_budget read_unsupported_budget(const std::string& option, const std::string& text) {
     auto digits = [](const std::string& t, std::size_t max_size) {
         return !t.empty() && t.size() <= max_size && t.find_first_not_of("0123456789") == std::string::npos;
     };
@@ -681,7 +687,9 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
                                                      "--seed",
                                                      "--profile",
                                                      "--save",
-                                                     "--shrink-steps"};
+                                                     "--shrink-steps",
+                                                     "--shard",
+                                                     "--merge"};
     std::set<std::string> given;  // a second value would silently win: refused instead
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string name = args[i];
@@ -699,7 +707,8 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
             value = args[++i];
         }
         if (with_value.count(name) == 0) throw conform_error("unknown argument '" + args[i] + "'");
-        if (!given.insert(name).second && name != "--filter") throw conform_error(name + " is given twice");
+        if (!given.insert(name).second && name != "--filter" && name != "--merge")
+            throw conform_error(name + " is given twice");
         if (name == "--format") {
             const auto f = parse_format(value);
             if (!f) throw conform_error("unknown format '" + value + "' (cbor msgpack ubjson bjdata bson bon8)");
@@ -750,7 +759,7 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
         } else if (name == "--write-expected-failures") {
             o.write_expected_failures = value;
         } else if (name == "--max-unsupported") {
-            o.max_unsupported = parse_unsupported_budget(name, value);
+            o.max_unsupported = read_unsupported_budget(name, value);
         } else if (name == "--generate") {
             o.generate.count = parse_count(name, value, 1, max_generate);
         } else if (name == "--seed") {
@@ -762,6 +771,14 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
             o.generate.save = value;
         } else if (name == "--shrink-steps") {
             o.generate.shrink_steps = parse_count(name, value, 0, max_shrink_steps);
+        } else if (name == "--shard") {
+            const std::size_t slash = value.find('/');
+            if (slash == std::string::npos)
+                throw conform_error("--shard is I/N (1 <= I <= N <= 10000), not '" + value + "'");
+            o.generate.shard_count = parse_count("--shard's N", value.substr(slash + 1), 1, max_shards);
+            o.generate.shard_index = parse_count("--shard's I", value.substr(0, slash), 1, o.generate.shard_count) - 1;
+        } else if (name == "--merge") {
+            o.merge.push_back(value);
         }
     }
     // Generated values have no corpus to select from or list; the corpus has nothing to shrink.
@@ -773,7 +790,7 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
                                 "them as a corpus)");
         }
     }
-    for (const char* generate_only : {"--seed", "--profile", "--save", "--shrink-steps"}) {
+    for (const char* generate_only : {"--seed", "--profile", "--save", "--shrink-steps", "--shard"}) {
         if (!generating && given.count(generate_only) != 0)
             throw conform_error(std::string(generate_only) + " needs --generate N");
     }
@@ -781,6 +798,15 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
         // what it writes is read back as a corpus, which knows a file's format by its name
         throw conform_error("--save " + o.generate.save + ": name the file " + std::string(format_name(o.fmt)) +
                             ".vectors or " + std::string(format_name(o.fmt)) + "-PART.vectors");
+    }
+    if (!o.merge.empty()) {
+        for (const std::string& other : given) {
+            if (other != "--merge" && other != "--report" && other != "--output")
+                throw conform_error(other + " does not apply to --merge (only --report text|json and --output do)");
+        }
+        if (o.report != report_kind::text && o.report != report_kind::json)
+            throw conform_error("--merge writes a text or json report");
+        return o;
     }
     if (!list_linked && (given.count("--format") == 0 || given.count("--encoder") == 0)) {
         throw conform_error("--format and --encoder are required");
@@ -829,6 +855,10 @@ void write_expected_failures(const run_summary& s, const std::string& path) {
 
 }  // namespace
 
+unsupported_budget parse_unsupported_budget(const std::string& option, const std::string& text) {
+    return read_unsupported_budget(option, text);
+}
+
 int run_conform_command(const std::vector<std::string>& args) {
     for (const std::string& a : args) {
         if (a == "--help" || a == "-h") {
@@ -839,6 +869,7 @@ int run_conform_command(const std::vector<std::string>& args) {
     try {
         bool list_linked = false;
         const conform_options o = parse_arguments(args, list_linked);
+        if (!o.merge.empty()) return merge_reports(o.merge, o.report, o.output);
         if (list_linked) {
             for (const linked_encoder_info& info : linked_encoders()) {
                 std::printf("linked:%-14s %s\n", info.name.c_str(), info.description.c_str());

@@ -37,6 +37,10 @@ struct generate_options {
     bool hostile = false;
     std::string save;                 // file for the shrunk findings as .vectors entries, or empty
     std::size_t shrink_steps = 2000;  // candidates tried per failing value shrunk
+    /// --shard I/N: this run grades the values whose index is I-1 modulo N (shard_index = I-1),
+    /// so N runs side by side grade exactly the values of one run; --merge joins their reports.
+    std::uint64_t shard_index = 0;
+    std::uint64_t shard_count = 1;
 };
 
 /// `--max-unsupported N|P%`: how many results the encoder may declare unsupported without the
@@ -69,6 +73,7 @@ struct conform_options {
     std::string write_expected_failures;  // file to list the failing vectors in, or empty
     unsupported_budget max_unsupported;
     generate_options generate;
+    std::vector<std::string> merge;  // --merge: shard reports to join instead of a run
 };
 
 /// One vector's verdict.
@@ -197,6 +202,14 @@ std::string printable(std::string_view text);
 
 /// Writes the report of kind summary.options.report.
 std::string render_report(const run_summary& summary);
+
+/// Reads budget text as --max-unsupported does ("N" or "P%"); throws conform_error naming option.
+unsupported_budget parse_unsupported_budget(const std::string& option, const std::string& text);
+
+/// `conform --merge REPORT...`: the JSON reports of the N shards of one --generate run joined into
+/// one verdict, written as kind (text or json) to output (or stdout). Returns the exit status: 0
+/// conforms, 1 not, 2 when a report is missing, malformed, of another run or a shard twice.
+int merge_reports(const std::vector<std::string>& files, report_kind kind, const std::string& output);
 
 /// The `conform` subcommand: parses args (without the program and command names), runs, writes
 /// the report; returns 0 when the encoder conforms, 1 when not, 2 on usage or input errors.
