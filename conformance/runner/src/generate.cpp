@@ -188,34 +188,6 @@ std::string class_of(const vector_result& r) {
     return r.difference.empty() ? std::string(result_name(r.verdict)) : r.difference;
 }
 
-/// The class of a value whose two answers differ (ask_again).
-constexpr const char* nondeterministic_class = "nondeterministic output";
-
-/// Asks the encoder for a failing value a second time. An encoder whose answers differ (Go's
-/// map order, a timing-dependent buffer) would otherwise be blamed for whichever answer came
-/// first, and the same finding regraded under another class on the next run: its value gets a
-/// class of its own, with both answers in its detail. Returns whether the answers differed.
-bool ask_again(encoder_session& session, const test_vector& v, run_level level, vector_result& first) {
-    const vector_result second = classify(v, level, send_vector(session, v));
-    if (second.verdict == first.verdict && second.actual_size == first.actual_size && second.actual == first.actual &&
-        second.difference == first.difference) {
-        return false;
-    }
-    const auto answer = [](const vector_result& r) {
-        std::string a = std::string(result_name(r.verdict));
-        if (!r.difference.empty()) a += " (" + r.difference + ")";
-        a += ", " + std::to_string(r.actual_size) + " bytes";
-        if (r.actual_size > 0) a += " " + to_hex(r.actual.data(), std::min<std::size_t>(r.actual.size(), 24));
-        return a;
-    };
-    first.detail = "asked twice, answered differently: first " + answer(first) + "; then " + answer(second) +
-                   "; first answer's detail: " + first.detail;
-    first.difference = nondeterministic_class;
-    first.verdict = result::fail;
-    first.success = false;
-    return true;
-}
-
 /// The smallest choices found that still fail in the class, the vector and verdict they give.
 struct shrunk_value {
     choices c;
@@ -578,7 +550,7 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
     const auto record = [&](graded_value v, std::size_t redrawn, bool nondeterministic) {
         const std::lock_guard<std::mutex> lock(m);
         s.generation.redrawn += redrawn;
-        if (nondeterministic) ++s.generation.nondeterministic;
+        if (nondeterministic) ++s.nondeterministic;
         kept.add(std::move(v));
         ++done;
         const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -622,6 +594,7 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
                     redraws.push_back(redrawn);
                 }
                 std::vector<const test_vector*> sent;
+                sent.reserve(built.size());
                 for (const graded_value& b : built) sent.push_back(&b.vector);
                 std::vector<encode_outcome> outcomes = send_all(*session, sent);
                 for (std::size_t j = 0; j < built.size(); ++j) {
@@ -656,12 +629,7 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
     for (std::thread& t : threads) t.join();
     if (stop.load()) throw conform_error(stop_message);
     s.encode_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (s.generation.nondeterministic != 0) {
-        std::fprintf(stderr,
-                     "sinkcheck conform: warning: %zu failing value(s) got a different answer when asked again "
-                     "(class '%s'): the encoder's output is not a function of the value\n",
-                     s.generation.nondeterministic, nondeterministic_class);
-    }
+    warn_nondeterministic(s);
 
     // Shrink the smallest few of each class, in the order the classes first appeared; the
     // smallest result represents the class.

@@ -79,6 +79,7 @@ std::uint64_t index_of_id(const std::string& id) {
 int merge_reports(const std::vector<std::string>& files, report_kind kind, const std::string& output) {
     try {
         std::vector<json> docs;
+        docs.reserve(files.size());
         for (const std::string& f : files) docs.push_back(read_report(f));
         // One run: the same format, level, encoder, values, seed, profile, budget and shard count.
         const json& first = docs.front();
@@ -104,8 +105,9 @@ int merge_reports(const std::vector<std::string>& files, report_kind kind, const
                 }
             }
             const auto [i, n] = shard_of(k);
-            if (n != shards) throw conform_error(files[k] + ": shard " + std::to_string(i) + "/" + std::to_string(n) +
-                                                 ", the others are of " + std::to_string(shards));
+            if (n != shards)
+                throw conform_error(files[k] + ": shard " + std::to_string(i) + "/" + std::to_string(n) +
+                                    ", the others are of " + std::to_string(shards));
             if (!seen.insert(i).second) throw conform_error(files[k] + ": shard " + std::to_string(i) + " given twice");
         }
         for (std::uint64_t i = 1; i <= shards; ++i) {
@@ -165,6 +167,7 @@ int merge_reports(const std::vector<std::string>& files, report_kind kind, const
             return index_of_id(a.value("id", std::string())) < index_of_id(b.value("id", std::string()));
         });
         std::vector<std::pair<std::uint64_t, std::string>> classes;
+        classes.reserve(findings.size());
         for (const auto& [cls, f] : findings) classes.emplace_back(index_of_id(f.value("id", std::string())), cls);
         std::sort(classes.begin(), classes.end());
         json merged_findings = json::array();
@@ -183,7 +186,9 @@ int merge_reports(const std::vector<std::string>& files, report_kind kind, const
         const std::uint64_t failures = sums["failures"];
         const bool conforms = failures == 0 && sums["unexpected_passes"] == 0 && undeclared == 0 && graded > 0;
         const std::string level = merged["level"];
-        std::string verdict = std::string(conforms ? "CONFORMS" : graded == 0 ? "NOTHING GRADED" : "DOES NOT CONFORM") +
+        std::string verdict = std::string(conforms      ? "CONFORMS"
+                                          : graded == 0 ? "NOTHING GRADED"
+                                                        : "DOES NOT CONFORM") +
                               " at level " + level + ": " + std::to_string(graded) + " of " + std::to_string(total) +
                               " graded (" + std::to_string(unsupported) + " unsupported";
         if (undeclared != 0) {
@@ -218,8 +223,8 @@ int merge_reports(const std::vector<std::string>& files, report_kind kind, const
             out = merged.dump(2) + "\n";
         } else {
             out = "sinkcheck conform --merge: " + merged["format"].get<std::string>() + ", level " + level +
-                  "\nencoder: " + merged["encoder"].get<std::string>() + "\nvalues: " +
-                  merged["corpus"].get<std::string>() + "\n";
+                  "\nencoder: " + merged["encoder"].get<std::string>() +
+                  "\nvalues: " + merged["corpus"].get<std::string>() + "\n";
             for (const json& f : merged_findings) {
                 out += "finding: " + f.value("difference", std::string()) + ": " +
                        std::to_string(f.value("values", std::uint64_t{0})) + " values; smallest " +

@@ -790,17 +790,17 @@ private:
             at += head + length;
             encode_outcome o;
             o.seconds = seconds_since(t0) / static_cast<double>(n);
-            if (echo != seq_ + 1 + j) {
+            const bool known = status == protocol::status_encoded || status == protocol::status_refused ||
+                               status == protocol::status_unsupported;
+            if (echo != seq_ + 1 + j || !known) {
                 irregular = true;
             } else if (status == protocol::status_encoded) {
                 o.what = encode_outcome::kind::output;
                 o.bytes.assign(payload, payload + static_cast<std::ptrdiff_t>(length));
-            } else if (status == protocol::status_refused || status == protocol::status_unsupported) {
+            } else {
                 o.what = status == protocol::status_refused ? encode_outcome::kind::refused
                                                             : encode_outcome::kind::unsupported;
                 o.message.assign(payload, payload + static_cast<std::ptrdiff_t>(length));
-            } else {
-                irregular = true;
             }
             got.push_back(std::move(o));
         }

@@ -258,6 +258,7 @@ std::string json_report(const run_summary& s) {
     doc["differences_failing"] = diffs_failing;
     doc["differences_allowed"] = diffs_allowed;
     doc["total"] = s.total();
+    doc["nondeterministic"] = s.nondeterministic;
     doc["listed"] = s.results.size();
     doc["graded"] = s.graded();
     doc["failures"] = s.failures;
@@ -280,7 +281,7 @@ std::string json_report(const run_summary& s) {
         gen["seed"] = g.seed;
         gen["profile"] = g.hostile ? "hostile" : "default";
         gen["redrawn"] = s.generation.redrawn;
-        gen["nondeterministic"] = s.generation.nondeterministic;
+        gen["nondeterministic"] = s.nondeterministic;
         gen["shrink_seconds"] = s.generation.shrink_seconds;
         json findings = json::array();
         for (const finding& f : s.generation.findings) {

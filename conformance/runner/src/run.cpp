@@ -304,6 +304,39 @@ vector_result classify(const test_vector& v, run_level level, const encode_outco
     return r;
 }
 
+/// Asks the encoder for a failing value a second time. An encoder whose answers differ (Go's
+/// map order, a timing-dependent buffer) would otherwise be blamed for whichever answer came
+/// first, and the same finding regraded under another class on the next run: its value gets a
+/// class of its own, with both answers in its detail. Returns whether the answers differed.
+bool ask_again(encoder_session& session, const test_vector& v, run_level level, vector_result& first) {
+    const vector_result second = classify(v, level, send_vector(session, v));
+    if (second.verdict == first.verdict && second.actual_size == first.actual_size && second.actual == first.actual &&
+        second.difference == first.difference) {
+        return false;
+    }
+    const auto answer = [](const vector_result& r) {
+        std::string a = std::string(result_name(r.verdict));
+        if (!r.difference.empty()) a += " (" + r.difference + ")";
+        a += ", " + std::to_string(r.actual_size) + " bytes";
+        if (r.actual_size > 0) a += " " + to_hex(r.actual.data(), std::min<std::size_t>(r.actual.size(), 24));
+        return a;
+    };
+    first.detail = "asked twice, answered differently: first " + answer(first) + "; then " + answer(second) +
+                   "; first answer's detail: " + first.detail;
+    first.difference = nondeterministic_class;
+    first.verdict = result::fail;
+    first.success = false;
+    return true;
+}
+
+void warn_nondeterministic(const run_summary& s) {
+    if (s.nondeterministic == 0) return;
+    std::fprintf(stderr,
+                 "sinkcheck conform: warning: %zu failing value(s) got a different answer when asked again "
+                 "(class '%s'): the encoder's output is not a function of the value\n",
+                 s.nondeterministic, nondeterministic_class);
+}
+
 std::string default_corpus() {
     if (const char* env = std::getenv("SINKCHECK_CORPUS")) {
         if (*env == '\0') throw conform_error("SINKCHECK_CORPUS is set but empty: unset it, or name a corpus");
@@ -476,6 +509,20 @@ run_summary run_conformance(const conform_options& options, encoder_factory& fac
 
     const auto t1 = std::chrono::steady_clock::now();
     s.results = grade_vectors(s.vectors, options.level, options.jobs, factory);
+    // Every failing vector but a timeout is asked again, through a session of its own.
+    std::unique_ptr<encoder_session> again;
+    for (std::size_t i = 0; i < s.results.size(); ++i) {
+        vector_result& r = s.results[i];
+        if (r.success || r.verdict == result::unsupported || r.verdict == result::timeout) continue;
+        try {
+            if (!again) again = factory.open();
+            if (ask_again(*again, s.vectors[i], options.level, r)) ++s.nondeterministic;
+        } catch (const run_stopped& e) {
+            throw conform_error(e.what());
+        }
+    }
+    if (again) again->finish();
+    warn_nondeterministic(s);
     s.encode_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
 
     for (vector_result& r : s.results) {

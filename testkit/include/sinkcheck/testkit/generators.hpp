@@ -667,6 +667,7 @@ rc::Gen<Json> built_value(const value_profile& p) {
                             limits.max_nodes = p.built_nodes;
                             limits.max_depth = p.deep_limit;
                             limits.max_bytes = std::min<std::size_t>(p.max_edge_length, 4096) * 4;
+                            limits.ndarrays = false;  // ndarray_value makes those
                             return fuzz::value_from_bytes<Json>(in, limits);
                         });
 }

@@ -43,6 +43,9 @@ struct build_limits {
     /// value, none of the rare huge counts, lengths and nestings. The input is read the same way
     /// either way.
     bool hostile = true;
+    /// BJData ND-array objects (and the key "_ArrayType_"). The RapidCheck properties leave them
+    /// to their own ND-array generator, whose near misses their round-trip model knows.
+    bool ndarrays = true;
 };
 
 inline constexpr std::uint64_t subtype_edges[] = {
@@ -154,7 +157,7 @@ private:
             case 21:
             case 22: return Json::object();
             case 23: return uniform_array();
-            case 24: return ndarray();
+            case 24: return limits_.ndarrays ? ndarray() : uniform_array();
             case 25: return Json(static_cast<std::uint64_t>(in_.template ConsumeIntegralInRange<int>(0, 300)));
             case 26: return Json(static_cast<std::int64_t>(in_.template ConsumeIntegralInRange<int>(-300, -1)));
             case 27: return Json(static_cast<double>(in_.template ConsumeIntegralInRange<int>(-1000, 1000)) / 4.0);
@@ -492,7 +495,7 @@ private:
             case 0: return std::string();
             case 1: return raw_string();
             case 2: return std::string("a\0b", 3);
-            case 3: return "_ArrayType_";
+            case 3: return limits_.ndarrays ? "_ArrayType_" : "a";
             default: return utf8_string();
         }
     }

@@ -109,8 +109,7 @@ struct finding {
 
 struct generation_summary {
     bool active = false;
-    std::size_t redrawn = 0;           // default profile: values the format cannot hold, drawn again
-    std::size_t nondeterministic = 0;  // failing values answered differently when asked again
+    std::size_t redrawn = 0;  // default profile: values the format cannot hold, drawn again
     double shrink_seconds = 0;
     std::vector<finding> findings;  // in the order their classes first appeared
 };
@@ -149,6 +148,7 @@ struct run_summary {
     double encode_seconds = 0;               // from the first vector sent to the last verdict
     generation_summary generation;
     unlisted_results unlisted;
+    std::size_t nondeterministic = 0;  // failing vectors (values) answered differently when asked again
     /// Every vector (or value) run: those in results and those only counted.
     std::size_t total() const noexcept { return results.size() + unlisted.values; }
     /// The vectors (or values) the encoder answered: every one but the unsupported.
@@ -194,6 +194,18 @@ void count_results(run_summary& s);
 
 /// Classifies one outcome for one vector at a level (exposed for tests).
 vector_result classify(const test_vector& v, run_level level, const encode_outcome& outcome);
+
+/// The class of a vector whose two answers differ.
+inline constexpr const char* nondeterministic_class = "nondeterministic output";
+
+/// Asks the encoder for a failing vector a second time. An encoder whose answers differ (Go's
+/// map order, a timing-dependent buffer) would otherwise be blamed for whichever answer came
+/// first, and the same finding regraded under another class on the next run: the vector gets
+/// the class nondeterministic_class, with both answers in its detail. Returns whether they differed.
+bool ask_again(encoder_session& session, const test_vector& v, run_level level, vector_result& first);
+
+/// Warns on stderr when s.nondeterministic is not 0.
+void warn_nondeterministic(const run_summary& s);
 
 /// text as valid UTF-8 without control characters but newline and tab: anything else, and
 /// every byte of an invalid sequence, becomes \xHH. What an encoder writes (stderr, refusal
