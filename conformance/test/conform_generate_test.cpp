@@ -99,6 +99,68 @@ void exclaim(nlohmann::json& j) { j.get_ref<std::string&>() += '!'; }
 bool array_17_31(const nlohmann::json& j) { return j.is_array() && j.size() >= 17 && j.size() <= 31; }
 void drop_last(nlohmann::json& j) { j.erase(j.size() - 1); }
 
+/// Whether a value holds an integer that in_band_20 picks, anywhere.
+bool holds_band_20(const nlohmann::json& value) {
+    std::vector<const nlohmann::json*> todo{&value};
+    while (!todo.empty()) {
+        const nlohmann::json* j = todo.back();
+        todo.pop_back();
+        if (in_band_20(*j)) return true;
+        if (j->is_structured()) {
+            for (const auto& c : *j) todo.push_back(&c);
+        }
+    }
+    return false;
+}
+
+/// CBOR: the reference's items, with every map's members written in reverse key order and
+/// integers of 2^19..2^20-1 magnitude one more: a wrong value inside maps whose order differs
+/// too, where the first differing item is a key. Other formats: the reference.
+class reversed_band_20 : public linked_encoder {
+public:
+    std::vector<std::uint8_t> encode(format f, const nlohmann::json& value, const std::string&,
+                                     const encode_options& o) override {
+        if (f != format::cbor) return encode_to_vector(f, value, o);
+        std::vector<std::uint8_t> out;
+        write(value, o, out);
+        return out;
+    }
+
+private:
+    static void head(int major, std::uint64_t n, std::vector<std::uint8_t>& out) {
+        // RFC 8949 §3: the shortest head, as the reference writes it
+        const auto initial = static_cast<std::uint8_t>(major << 5);
+        const int bytes = n < 24 ? 0 : n < 0x100 ? 1 : n < 0x10000 ? 2 : n < 0x100000000 ? 4 : 8;
+        out.push_back(static_cast<std::uint8_t>(initial | (bytes == 0   ? n
+                                                           : bytes == 1 ? 24
+                                                           : bytes == 2 ? 25
+                                                           : bytes == 4 ? 26
+                                                                        : 27)));
+        for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<std::uint8_t>(n >> (8 * i)));
+    }
+    static void append(const std::vector<std::uint8_t>& bytes, std::vector<std::uint8_t>& out) {
+        out.insert(out.end(), bytes.begin(), bytes.end());
+    }
+    static void write(const nlohmann::json& j, const encode_options& o, std::vector<std::uint8_t>& out) {
+        if (j.is_object()) {
+            head(5, j.size(), out);
+            for (auto it = j.crbegin(); it != j.crend(); ++it) {
+                append(encode_to_vector(format::cbor, nlohmann::json(it.key()), o), out);
+                write(it.value(), o, out);
+            }
+        } else if (j.is_array()) {
+            head(4, j.size(), out);
+            for (const auto& element : j) write(element, o, out);
+        } else if (in_band_20(j)) {
+            nlohmann::json wrong = j;
+            plus_one(wrong);
+            append(encode_to_vector(format::cbor, wrong, o), out);
+        } else {
+            append(encode_to_vector(format::cbor, j, o), out);
+        }
+    }
+};
+
 const bool registered = [] {
     const std::vector<format> every(all_formats.begin(), all_formats.end());
     register_linked_encoder({"first-answer-wrong", "the reference, with a byte more the first time it sees a value",
@@ -110,6 +172,10 @@ const bool registered = [] {
                              [] { return std::make_unique<planted_where>(long_text_300, exclaim); }});
     register_linked_encoder({"planted-array-17", "the reference, dropping the last element of arrays of 17-31", every,
                              [] { return std::make_unique<planted_where>(array_17_31, drop_last); }});
+    register_linked_encoder({"reversed-band-20",
+                             "the reference, writing map members in reverse key order and integers of 2^19..2^20-1 "
+                             "magnitude one more",
+                             every, [] { return std::make_unique<reversed_band_20>(); }});
     register_linked_encoder({"planted-24", "the reference, writing CBOR 24 as 0x18 without its argument", every,
                              [] { return std::make_unique<planted_24>(); }});
     register_linked_encoder(
@@ -168,7 +234,7 @@ constexpr std::uint64_t process_values = 300;
 
 /// The one planted bug shows in at most two classes: "malformed output" (24's missing argument
 /// leaves bytes that do not decode) and, where the next byte happens to serve as the argument,
-/// "different value". Returns the index of the first in s.generation.findings.
+/// "different value: integer" (the 24 read as that byte). Returns the index of the first in s.generation.findings.
 std::size_t expect_planted_finding(const run_summary& s, std::size_t failing) {
     EXPECT_GT(s.failures, 0u) << "the planted bug was not found";
     EXPECT_EQ(s.failures, failing) << failures_of(s);
@@ -181,7 +247,7 @@ std::size_t expect_planted_finding(const run_summary& s, std::size_t failing) {
         if (c.difference == "malformed output") {
             malformed = i;
         } else {
-            EXPECT_EQ(c.difference, "different value") << failures_of(s);
+            EXPECT_EQ(c.difference, "different value: integer") << failures_of(s);
         }
     }
     EXPECT_EQ(counted, s.failures);
@@ -231,7 +297,8 @@ TEST(Generate, FindsShrinksAndDedupsAPlantedBugFromAFixedSeed) {
     ASSERT_EQ(again.results.size(), saved.size());
     for (const vector_result& r : again.results) {
         EXPECT_EQ(r.verdict, result::fail) << r.vector->id;
-        EXPECT_EQ(r.difference, r.vector->id == shrunk_id ? "malformed output" : "different value") << r.vector->id;
+        EXPECT_EQ(r.difference, r.vector->id == shrunk_id ? "malformed output" : "different value: integer")
+            << r.vector->id;
     }
     auto reference = make_linked_factory(linked("reference"));
     EXPECT_TRUE(run_conformance(corpus, *reference).conforms());
@@ -281,6 +348,47 @@ TEST(Generate, FindsABugConfinedToArraysOf17To31AndShrinksTo17Nulls) {
     const run_summary s = generate_linked(generating(format::cbor, 3000, 1), "planted-array-17");
     const vector_result& r = planted_band_finding(s);
     EXPECT_EQ(r.vector->input.value, nlohmann::json(nlohmann::json::array_t(17))) << r.vector->input_text;
+}
+
+// A wrong integer in a map whose keys are also reordered: the first differing item is a key,
+// the cause the integer. The wrong values are one class however the maps around them are ordered,
+// and shrink, keeping it, to the band's integer nearest zero; key order alone is the other class.
+TEST(Generate, AWrongValueInAReorderedMapKeepsItsClassThroughShrinking) {
+    const run_summary s = generate_linked(generating(format::cbor, 3000, 1), "reversed-band-20");
+    std::set<std::string> classes;
+    for (const finding& f : s.generation.findings) {
+        classes.insert(f.difference);
+        const vector_result& r = s.results[f.representative];
+        EXPECT_EQ(r.difference, f.difference) << r.vector->input_text;
+        std::printf("%zu of %zu values fail as '%s'; shrunk in %zu steps to %s\n", f.values, s.total(),
+                    f.difference.c_str(), f.steps, r.vector->input_text.substr(0, 120).c_str());
+        if (f.difference == "different value: integer") {
+            EXPECT_TRUE(r.vector->input_text == "524288" || r.vector->input_text == "-524288") << r.vector->input_text;
+        } else if (f.difference == "key order") {
+            EXPECT_TRUE(r.vector->input.value.is_object() && r.vector->input.value.size() == 2) << r.vector->input_text;
+        }
+    }
+    EXPECT_EQ(classes, (std::set<std::string>{"different value: integer", "key order"})) << failures_of(s);
+    // Every value kept with the wrong integer is in its class, wherever the integer was, and no
+    // other value is. (The report keeps the input of the others as text, cut at 201 bytes.)
+    std::size_t checked[2] = {0, 0};
+    for (const vector_result& r : s.results) {
+        if (r.success || r.verdict == result::unsupported || r.vector->input_text.size() > 200) continue;
+        const bool holds = holds_band_20(parse_value(r.vector->input_text).value);
+        ++checked[holds ? 1 : 0];
+        EXPECT_EQ(r.difference, holds ? "different value: integer" : "key order") << r.vector->input_text;
+    }
+    EXPECT_GE(checked[0], 5u) << "too few values checked: the test shows little";
+    EXPECT_GE(checked[1], 2u) << "no wrong integer checked besides the representative: the test shows little";
+    // As many values hold a wrong integer as when the same bug leaves the key order alone.
+    const run_summary in_order = generate_linked(generating(format::cbor, 3000, 1), "planted-band-20");
+    const auto integer_class =
+        std::find_if(s.generation.findings.begin(), s.generation.findings.end(),
+                     [](const finding& f) { return f.difference == "different value: integer"; });
+    ASSERT_NE(integer_class, s.generation.findings.end());
+    ASSERT_EQ(in_order.generation.findings.size(), 1u);
+    EXPECT_EQ(integer_class->values, in_order.generation.findings[0].values);
+    std::printf("checked %zu values with a wrong integer, %zu with keys reordered alone\n", checked[1], checked[0]);
 }
 
 // A failing value is asked twice; an encoder that answers differently is its own class, not a
