@@ -4,6 +4,7 @@
 // fails nothing, linked or as a batch process.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -99,13 +100,26 @@ void exclaim(nlohmann::json& j) { j.get_ref<std::string&>() += '!'; }
 bool array_17_31(const nlohmann::json& j) { return j.is_array() && j.size() >= 17 && j.size() <= 31; }
 void drop_last(nlohmann::json& j) { j.erase(j.size() - 1); }
 
-/// Whether a value holds an integer that in_band_20 picks, anywhere.
-bool holds_band_20(const nlohmann::json& value) {
+/// Doubles of integral value below 2^53 in magnitude (-0.0 too): written as that integer, as
+/// msgpack-cxx, msgpackr and CBOR::XS write them.
+bool whole_double(const nlohmann::json& j) {
+    if (!j.is_number_float()) return false;
+    const double x = j.get<double>();
+    return std::isfinite(x) && std::trunc(x) == x && std::fabs(x) < 9007199254740992.0;
+}
+void as_integer(nlohmann::json& j) {
+    const double x = j.get<double>();
+    j = x < 0 ? nlohmann::json(static_cast<std::int64_t>(x)) : nlohmann::json(static_cast<std::uint64_t>(x));
+}
+
+/// Whether a value holds a node that wrong() picks, anywhere.
+template <class Wrong>
+bool holds_where(const nlohmann::json& value, Wrong wrong) {
     std::vector<const nlohmann::json*> todo{&value};
     while (!todo.empty()) {
         const nlohmann::json* j = todo.back();
         todo.pop_back();
-        if (in_band_20(*j)) return true;
+        if (wrong(*j)) return true;
         if (j->is_structured()) {
             for (const auto& c : *j) todo.push_back(&c);
         }
@@ -113,10 +127,10 @@ bool holds_band_20(const nlohmann::json& value) {
     return false;
 }
 
-/// CBOR: the reference's items, with every map's members written in reverse key order and
-/// integers of 2^19..2^20-1 magnitude one more: a wrong value inside maps whose order differs
-/// too, where the first differing item is a key. Other formats: the reference.
-class reversed_band_20 : public linked_encoder {
+/// CBOR: the reference's items, with every map's members written in reverse key order and whole
+/// doubles written as integers: a wrong value inside maps whose order differs too, where the
+/// first differing item is often a key. Other formats: the reference.
+class reversed_whole_doubles : public linked_encoder {
 public:
     std::vector<std::uint8_t> encode(format f, const nlohmann::json& value, const std::string&,
                                      const encode_options& o) override {
@@ -151,9 +165,9 @@ private:
         } else if (j.is_array()) {
             head(4, j.size(), out);
             for (const auto& element : j) write(element, o, out);
-        } else if (in_band_20(j)) {
+        } else if (whole_double(j)) {
             nlohmann::json wrong = j;
-            plus_one(wrong);
+            as_integer(wrong);
             append(encode_to_vector(format::cbor, wrong, o), out);
         } else {
             append(encode_to_vector(format::cbor, j, o), out);
@@ -172,10 +186,11 @@ const bool registered = [] {
                              [] { return std::make_unique<planted_where>(long_text_300, exclaim); }});
     register_linked_encoder({"planted-array-17", "the reference, dropping the last element of arrays of 17-31", every,
                              [] { return std::make_unique<planted_where>(array_17_31, drop_last); }});
-    register_linked_encoder({"reversed-band-20",
-                             "the reference, writing map members in reverse key order and integers of 2^19..2^20-1 "
-                             "magnitude one more",
-                             every, [] { return std::make_unique<reversed_band_20>(); }});
+    register_linked_encoder({"planted-whole-doubles", "the reference, writing whole doubles as integers", every,
+                             [] { return std::make_unique<planted_where>(whole_double, as_integer); }});
+    register_linked_encoder({"reversed-whole-doubles",
+                             "the reference, writing map members in reverse key order and whole doubles as integers",
+                             every, [] { return std::make_unique<reversed_whole_doubles>(); }});
     register_linked_encoder({"planted-24", "the reference, writing CBOR 24 as 0x18 without its argument", every,
                              [] { return std::make_unique<planted_24>(); }});
     register_linked_encoder(
@@ -350,11 +365,14 @@ TEST(Generate, FindsABugConfinedToArraysOf17To31AndShrinksTo17Nulls) {
     EXPECT_EQ(r.vector->input.value, nlohmann::json(nlohmann::json::array_t(17))) << r.vector->input_text;
 }
 
-// A wrong integer in a map whose keys are also reordered: the first differing item is a key,
-// the cause the integer. The wrong values are one class however the maps around them are ordered,
-// and shrink, keeping it, to the band's integer nearest zero; key order alone is the other class.
+// Whole doubles written as integers in maps whose keys are also reordered: the first differing
+// item is often a key, the cause the double (before: "integer packing of whole doubles" where the
+// double came first, "different value" where a key did). The wrong values are one class however
+// the maps around them are ordered, and shrink, keeping it, to a whole double at the root; key
+// order alone is the other class.
 TEST(Generate, AWrongValueInAReorderedMapKeepsItsClassThroughShrinking) {
-    const run_summary s = generate_linked(generating(format::cbor, 3000, 1), "reversed-band-20");
+    const std::string packing = "integer packing of whole doubles";
+    const run_summary s = generate_linked(generating(format::cbor, 3000, 1), "reversed-whole-doubles");
     std::set<std::string> classes;
     for (const finding& f : s.generation.findings) {
         classes.insert(f.difference);
@@ -362,33 +380,33 @@ TEST(Generate, AWrongValueInAReorderedMapKeepsItsClassThroughShrinking) {
         EXPECT_EQ(r.difference, f.difference) << r.vector->input_text;
         std::printf("%zu of %zu values fail as '%s'; shrunk in %zu steps to %s\n", f.values, s.total(),
                     f.difference.c_str(), f.steps, r.vector->input_text.substr(0, 120).c_str());
-        if (f.difference == "different value: integer") {
-            EXPECT_TRUE(r.vector->input_text == "524288" || r.vector->input_text == "-524288") << r.vector->input_text;
+        if (f.difference == packing) {
+            EXPECT_TRUE(whole_double(r.vector->input.value)) << r.vector->input_text;
         } else if (f.difference == "key order") {
             EXPECT_TRUE(r.vector->input.value.is_object() && r.vector->input.value.size() == 2) << r.vector->input_text;
         }
     }
-    EXPECT_EQ(classes, (std::set<std::string>{"different value: integer", "key order"})) << failures_of(s);
-    // Every value kept with the wrong integer is in its class, wherever the integer was, and no
-    // other value is. (The report keeps the input of the others as text, cut at 201 bytes.)
+    EXPECT_EQ(classes, (std::set<std::string>{packing, "key order"})) << failures_of(s);
+    // Every value kept with a whole double is in its class, wherever the double was, and no other
+    // value is. (The report keeps the input of the others as text, cut at 201 bytes.)
     std::size_t checked[2] = {0, 0};
     for (const vector_result& r : s.results) {
         if (r.success || r.verdict == result::unsupported || r.vector->input_text.size() > 200) continue;
-        const bool holds = holds_band_20(parse_value(r.vector->input_text).value);
+        const bool holds = holds_where(parse_value(r.vector->input_text).value, whole_double);
         ++checked[holds ? 1 : 0];
-        EXPECT_EQ(r.difference, holds ? "different value: integer" : "key order") << r.vector->input_text;
+        EXPECT_EQ(r.difference, holds ? packing : "key order") << r.vector->input_text;
     }
     EXPECT_GE(checked[0], 5u) << "too few values checked: the test shows little";
-    EXPECT_GE(checked[1], 2u) << "no wrong integer checked besides the representative: the test shows little";
-    // As many values hold a wrong integer as when the same bug leaves the key order alone.
-    const run_summary in_order = generate_linked(generating(format::cbor, 3000, 1), "planted-band-20");
-    const auto integer_class =
-        std::find_if(s.generation.findings.begin(), s.generation.findings.end(),
-                     [](const finding& f) { return f.difference == "different value: integer"; });
-    ASSERT_NE(integer_class, s.generation.findings.end());
-    ASSERT_EQ(in_order.generation.findings.size(), 1u);
-    EXPECT_EQ(integer_class->values, in_order.generation.findings[0].values);
-    std::printf("checked %zu values with a wrong integer, %zu with keys reordered alone\n", checked[1], checked[0]);
+    EXPECT_GE(checked[1], 2u) << "no whole double checked besides the representative: the test shows little";
+    std::printf("checked %zu values with a whole double, %zu with keys reordered alone\n", checked[1], checked[0]);
+    // As many values fail for their whole doubles as when the same bug leaves the key order alone.
+    const run_summary in_order = generate_linked(generating(format::cbor, 3000, 1), "planted-whole-doubles");
+    const auto packed = std::find_if(s.generation.findings.begin(), s.generation.findings.end(),
+                                     [&](const finding& f) { return f.difference == packing; });
+    ASSERT_NE(packed, s.generation.findings.end());
+    ASSERT_EQ(in_order.generation.findings.size(), 1u) << failures_of(in_order);
+    EXPECT_EQ(in_order.generation.findings[0].difference, packing);
+    EXPECT_EQ(packed->values, in_order.generation.findings[0].values);
 }
 
 // A failing value is asked twice; an encoder that answers differently is its own class, not a
