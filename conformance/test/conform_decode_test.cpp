@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "listed_bytes.hpp"
 #include "sinkcheck/conform/corpus.hpp"
 #include "sinkcheck/conform/decode.hpp"
 #include "sinkcheck/conform/run.hpp"
@@ -197,24 +198,7 @@ TEST(ConformDecode, ANegativeBeyondInt64IsHeldExactly) {
     EXPECT_NE(v.how.find("sinkcheck's decoder"), std::string::npos) << v.how;
 }
 
-/// Writes, for each value, the bytes listed for its wire text (the tests' encodings).
-class listed_bytes : public linked_encoder {
-public:
-    std::vector<std::uint8_t> encode(format, const json&, const std::string& wire, const encode_options&) override {
-        return parse_hex(answers().at(wire));
-    }
-    static std::map<std::string, std::string>& answers() {
-        static std::map<std::string, std::string> by_wire;
-        return by_wire;
-    }
-};
-
-const bool listed_registered = [] {
-    register_linked_encoder({"listed-bytes", "the bytes a test lists for each value", {format::cbor}, [] {
-                                 return std::make_unique<listed_bytes>();
-                             }});
-    return true;
-}();
+using test::listed_bytes;
 
 /// Grades one corpus vector, the encoder answering `hex`, at `level`, through the whole run.
 vector_result graded(const std::string& id, const std::string& hex, run_level level) {
@@ -230,11 +214,7 @@ vector_result graded(const std::string& id, const std::string& hex, run_level le
     o.level = level;
     o.corpus = SINKCHECK_CORPUS_DIR;
     o.filters = {id};
-    const linked_encoder_info* info = nullptr;
-    for (const linked_encoder_info& e : linked_encoders()) {
-        if (e.name == "listed-bytes") info = &e;
-    }
-    auto factory = make_linked_factory(*info);
+    auto factory = make_linked_factory(test::listed_bytes_encoder());
     const run_summary s = run_conformance(o, *factory);
     EXPECT_EQ(s.results.size(), 1u) << id;
     return s.results.empty() ? vector_result{} : s.results[0];

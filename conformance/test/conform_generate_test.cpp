@@ -4,6 +4,7 @@
 // fails nothing, linked or as a batch process.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -99,6 +100,81 @@ void exclaim(nlohmann::json& j) { j.get_ref<std::string&>() += '!'; }
 bool array_17_31(const nlohmann::json& j) { return j.is_array() && j.size() >= 17 && j.size() <= 31; }
 void drop_last(nlohmann::json& j) { j.erase(j.size() - 1); }
 
+/// Doubles of integral value below 2^53 in magnitude (-0.0 too): written as that integer, as
+/// msgpack-cxx, msgpackr and CBOR::XS write them.
+bool whole_double(const nlohmann::json& j) {
+    if (!j.is_number_float()) return false;
+    const double x = j.get<double>();
+    return std::isfinite(x) && std::trunc(x) == x && std::fabs(x) < 9007199254740992.0;
+}
+void as_integer(nlohmann::json& j) {
+    const double x = j.get<double>();
+    j = x < 0 ? nlohmann::json(static_cast<std::int64_t>(x)) : nlohmann::json(static_cast<std::uint64_t>(x));
+}
+
+/// Whether a value holds a node that wrong() picks, anywhere.
+template <class Wrong>
+bool holds_where(const nlohmann::json& value, Wrong wrong) {
+    std::vector<const nlohmann::json*> todo{&value};
+    while (!todo.empty()) {
+        const nlohmann::json* j = todo.back();
+        todo.pop_back();
+        if (wrong(*j)) return true;
+        if (j->is_structured()) {
+            for (const auto& c : *j) todo.push_back(&c);
+        }
+    }
+    return false;
+}
+
+/// CBOR: the reference's items, with every map's members written in reverse key order and whole
+/// doubles written as integers: a wrong value inside maps whose order differs too, where the
+/// first differing item is often a key. Other formats: the reference.
+class reversed_whole_doubles : public linked_encoder {
+public:
+    std::vector<std::uint8_t> encode(format f, const nlohmann::json& value, const std::string&,
+                                     const encode_options& o) override {
+        if (f != format::cbor) return encode_to_vector(f, value, o);
+        std::vector<std::uint8_t> out;
+        write(value, o, out);
+        return out;
+    }
+
+private:
+    static void head(int major, std::uint64_t n, std::vector<std::uint8_t>& out) {
+        // RFC 8949 §3: the shortest head, as the reference writes it
+        const auto initial = static_cast<std::uint8_t>(major << 5);
+        const int bytes = n < 24 ? 0 : n < 0x100 ? 1 : n < 0x10000 ? 2 : n < 0x100000000 ? 4 : 8;
+        out.push_back(static_cast<std::uint8_t>(initial | (bytes == 0   ? n
+                                                           : bytes == 1 ? 24
+                                                           : bytes == 2 ? 25
+                                                           : bytes == 4 ? 26
+                                                                        : 27)));
+        for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<std::uint8_t>(n >> (8 * i)));
+    }
+    static void append(const std::vector<std::uint8_t>& bytes, std::vector<std::uint8_t>& out) {
+        out.insert(out.end(), bytes.begin(), bytes.end());
+    }
+    static void write(const nlohmann::json& j, const encode_options& o, std::vector<std::uint8_t>& out) {
+        if (j.is_object()) {
+            head(5, j.size(), out);
+            for (auto it = j.crbegin(); it != j.crend(); ++it) {
+                append(encode_to_vector(format::cbor, nlohmann::json(it.key()), o), out);
+                write(it.value(), o, out);
+            }
+        } else if (j.is_array()) {
+            head(4, j.size(), out);
+            for (const auto& element : j) write(element, o, out);
+        } else if (whole_double(j)) {
+            nlohmann::json wrong = j;
+            as_integer(wrong);
+            append(encode_to_vector(format::cbor, wrong, o), out);
+        } else {
+            append(encode_to_vector(format::cbor, j, o), out);
+        }
+    }
+};
+
 const bool registered = [] {
     const std::vector<format> every(all_formats.begin(), all_formats.end());
     register_linked_encoder({"first-answer-wrong", "the reference, with a byte more the first time it sees a value",
@@ -110,6 +186,11 @@ const bool registered = [] {
                              [] { return std::make_unique<planted_where>(long_text_300, exclaim); }});
     register_linked_encoder({"planted-array-17", "the reference, dropping the last element of arrays of 17-31", every,
                              [] { return std::make_unique<planted_where>(array_17_31, drop_last); }});
+    register_linked_encoder({"planted-whole-doubles", "the reference, writing whole doubles as integers", every,
+                             [] { return std::make_unique<planted_where>(whole_double, as_integer); }});
+    register_linked_encoder({"reversed-whole-doubles",
+                             "the reference, writing map members in reverse key order and whole doubles as integers",
+                             every, [] { return std::make_unique<reversed_whole_doubles>(); }});
     register_linked_encoder({"planted-24", "the reference, writing CBOR 24 as 0x18 without its argument", every,
                              [] { return std::make_unique<planted_24>(); }});
     register_linked_encoder(
@@ -168,7 +249,7 @@ constexpr std::uint64_t process_values = 300;
 
 /// The one planted bug shows in at most two classes: "malformed output" (24's missing argument
 /// leaves bytes that do not decode) and, where the next byte happens to serve as the argument,
-/// "different value". Returns the index of the first in s.generation.findings.
+/// "different value: integer" (the 24 read as that byte). Returns the index of the first in s.generation.findings.
 std::size_t expect_planted_finding(const run_summary& s, std::size_t failing) {
     EXPECT_GT(s.failures, 0u) << "the planted bug was not found";
     EXPECT_EQ(s.failures, failing) << failures_of(s);
@@ -181,7 +262,7 @@ std::size_t expect_planted_finding(const run_summary& s, std::size_t failing) {
         if (c.difference == "malformed output") {
             malformed = i;
         } else {
-            EXPECT_EQ(c.difference, "different value") << failures_of(s);
+            EXPECT_EQ(c.difference, "different value: integer") << failures_of(s);
         }
     }
     EXPECT_EQ(counted, s.failures);
@@ -231,7 +312,8 @@ TEST(Generate, FindsShrinksAndDedupsAPlantedBugFromAFixedSeed) {
     ASSERT_EQ(again.results.size(), saved.size());
     for (const vector_result& r : again.results) {
         EXPECT_EQ(r.verdict, result::fail) << r.vector->id;
-        EXPECT_EQ(r.difference, r.vector->id == shrunk_id ? "malformed output" : "different value") << r.vector->id;
+        EXPECT_EQ(r.difference, r.vector->id == shrunk_id ? "malformed output" : "different value: integer")
+            << r.vector->id;
     }
     auto reference = make_linked_factory(linked("reference"));
     EXPECT_TRUE(run_conformance(corpus, *reference).conforms());
@@ -281,6 +363,50 @@ TEST(Generate, FindsABugConfinedToArraysOf17To31AndShrinksTo17Nulls) {
     const run_summary s = generate_linked(generating(format::cbor, 3000, 1), "planted-array-17");
     const vector_result& r = planted_band_finding(s);
     EXPECT_EQ(r.vector->input.value, nlohmann::json(nlohmann::json::array_t(17))) << r.vector->input_text;
+}
+
+// Whole doubles written as integers in maps whose keys are also reordered: the first differing
+// item is often a key, the cause the double (before: "integer packing of whole doubles" where the
+// double came first, "different value" where a key did). The wrong values are one class however
+// the maps around them are ordered, and shrink, keeping it, to a whole double at the root; key
+// order alone is the other class.
+TEST(Generate, AWrongValueInAReorderedMapKeepsItsClassThroughShrinking) {
+    const std::string packing = "integer packing of whole doubles";
+    const run_summary s = generate_linked(generating(format::cbor, 3000, 1), "reversed-whole-doubles");
+    std::set<std::string> classes;
+    for (const finding& f : s.generation.findings) {
+        classes.insert(f.difference);
+        const vector_result& r = s.results[f.representative];
+        EXPECT_EQ(r.difference, f.difference) << r.vector->input_text;
+        std::printf("%zu of %zu values fail as '%s'; shrunk in %zu steps to %s\n", f.values, s.total(),
+                    f.difference.c_str(), f.steps, r.vector->input_text.substr(0, 120).c_str());
+        if (f.difference == packing) {
+            EXPECT_TRUE(whole_double(r.vector->input.value)) << r.vector->input_text;
+        } else if (f.difference == "key order") {
+            EXPECT_TRUE(r.vector->input.value.is_object() && r.vector->input.value.size() == 2) << r.vector->input_text;
+        }
+    }
+    EXPECT_EQ(classes, (std::set<std::string>{packing, "key order"})) << failures_of(s);
+    // Every value kept with a whole double is in its class, wherever the double was, and no other
+    // value is. (The report keeps the input of the others as text, cut at 201 bytes.)
+    std::size_t checked[2] = {0, 0};
+    for (const vector_result& r : s.results) {
+        if (r.success || r.verdict == result::unsupported || r.vector->input_text.size() > 200) continue;
+        const bool holds = holds_where(parse_value(r.vector->input_text).value, whole_double);
+        ++checked[holds ? 1 : 0];
+        EXPECT_EQ(r.difference, holds ? packing : "key order") << r.vector->input_text;
+    }
+    EXPECT_GE(checked[0], 5u) << "too few values checked: the test shows little";
+    EXPECT_GE(checked[1], 2u) << "no whole double checked besides the representative: the test shows little";
+    std::printf("checked %zu values with a whole double, %zu with keys reordered alone\n", checked[1], checked[0]);
+    // As many values fail for their whole doubles as when the same bug leaves the key order alone.
+    const run_summary in_order = generate_linked(generating(format::cbor, 3000, 1), "planted-whole-doubles");
+    const auto packed = std::find_if(s.generation.findings.begin(), s.generation.findings.end(),
+                                     [&](const finding& f) { return f.difference == packing; });
+    ASSERT_NE(packed, s.generation.findings.end());
+    ASSERT_EQ(in_order.generation.findings.size(), 1u) << failures_of(in_order);
+    EXPECT_EQ(in_order.generation.findings[0].difference, packing);
+    EXPECT_EQ(packed->values, in_order.generation.findings[0].values);
 }
 
 // A failing value is asked twice; an encoder that answers differently is its own class, not a

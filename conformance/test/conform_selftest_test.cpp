@@ -20,6 +20,7 @@
 
 #include <gtest/gtest.h>
 
+#include "listed_bytes.hpp"
 #include "sinkcheck/conform/run.hpp"
 
 namespace sinkcheck::conform {
@@ -454,6 +455,129 @@ TEST(Harness, PerVectorAndBatchModesAgreeVectorByVector) {
             EXPECT_EQ(sa.results[i].actual, sb.results[i].actual) << kind << ": " << sa.results[i].vector->id;
         }
     }
+}
+
+// ---- difference classes: one root cause, one class ------------------------------------------
+
+/// Grades one CBOR value whose expected bytes are `expect`, the encoder answering `actual`. The
+/// value comes as a vector of a corpus of its own (`input` in the corpus notation), or, with
+/// id set, the corpus vector of that id.
+vector_result graded_cbor(const std::string& input, const std::string& expect, const std::string& actual,
+                          const std::string& id = "") {
+    conform_options o;
+    o.fmt = format::cbor;
+    if (id.empty()) {
+        const std::string path = ::testing::TempDir() + "cbor-classes.vectors";
+        std::ofstream(path) << "id: cbor/classes/one\ninput: " << input << "\nlevel: exact\nexpect: " << expect
+                            << "\nrule: the test's value\nsource: conform_selftest_test\n";
+        o.corpus = path;
+    } else {
+        o.corpus = SINKCHECK_CORPUS_DIR;
+        o.filters = {id};
+    }
+    const std::vector<test_vector> vectors = load_corpus(o.corpus, format::cbor);
+    for (const test_vector& v : vectors) {
+        if (id.empty() || v.id == id) test::listed_bytes::answers()[v.input.wire] = actual;
+    }
+    auto factory = make_linked_factory(test::listed_bytes_encoder());
+    const run_summary s = run_conformance(o, *factory);
+    EXPECT_EQ(s.results.size(), 1u) << input << id;
+    return s.results.empty() ? vector_result{} : s.results[0];
+}
+
+/// The annotated line marked ">>" in the expected (first) or actual (second) half of a diff.
+std::string marked(const std::string& diff, bool actual) {
+    const std::size_t half = diff.find("actual:");
+    const std::size_t from = actual ? half : 0;
+    const std::size_t at = diff.find("\n>>", from);
+    if (at == std::string::npos || (!actual && at > half)) return "";
+    return diff.substr(at + 1, diff.find('\n', at + 1) - at - 1);
+}
+
+TEST(Classes, KeysReorderedAndOneWrongIntegerIsOneDifferenceOfValueMarkedAtTheInteger) {
+    // {"a":1,"b":2,"c":3} written c, b, a with b = 5: the first differing item is a key, but
+    // the cause is the integer (before: "key order", the marker on the key "c").
+    const vector_result r = graded_cbor(R"({"a":1,"b":2,"c":3})", "a3616101616202616303", "a3616303616205616101");
+    EXPECT_EQ(r.verdict, result::fail) << r.detail;
+    EXPECT_EQ(r.difference, "different value: integer") << r.diff_text;
+    EXPECT_NE(r.detail.find("(the values part at /b)"), std::string::npos) << r.detail;
+    EXPECT_NE(marked(r.diff_text, false).find("unsigned 2"), std::string::npos) << r.diff_text;
+    EXPECT_NE(marked(r.diff_text, true).find("unsigned 5"), std::string::npos) << r.diff_text;
+    // The same keys in order, the same wrong integer: the same class.
+    EXPECT_EQ(graded_cbor(R"({"a":1,"b":2,"c":3})", "a3616101616202616303", "a3616101616205616303").difference,
+              "different value: integer");
+}
+
+TEST(Classes, ADifferenceOfValueIsNamedByWhatDiffers) {
+    struct case_ {
+        const char* input;
+        const char* expect;
+        const char* actual;
+        const char* difference;
+        const char* actual_marked;  // in the line the actual side marks
+    };
+    for (const case_& c : {
+             case_{R"(["ab",1])", "8262616201", "8262616301", "different value: string", "\"ac\""},
+             {R"([1.5,true])", "82fa3fc00000f5", "82fa3fc00000f4", "different value: boolean", "false"},
+             {"[0.5,1.5]", "82f93800fa3fc00000", "82f93800f93c00", "different value: float", "float16 1.0"},
+             {"[2.0,1.0]", "82fa40000000fa3f800000", "82fa4000000001", "integer packing of whole doubles",
+              "unsigned 1"},
+             {"[2.0,-0.0]", "82fa40000000fa80000000", "82fa4000000000", "integer packing of whole doubles",
+              "unsigned 0"},
+             {"[2.0,1.5]", "82fa40000000fa3fc00000", "82fa4000000001", "different type", "unsigned 1"},
+             {R"({"a":null,"b":1})", "a26161f6616201", "a2616101616201", "different type", "unsigned 1"},
+             {R"({"a":1,"b":2})", "a2616101616202", "a2616101616302", "length or structure", "map(2)"},
+             {"[[1,2],3]", "8282010203", "82810103", "length or structure", "array(1)"},
+         }) {
+        const vector_result r = graded_cbor(c.input, c.expect, c.actual);
+        EXPECT_EQ(r.verdict, result::fail) << c.input << ": " << r.detail;
+        EXPECT_EQ(r.difference, c.difference) << c.input << "\n" << r.diff_text;
+        EXPECT_NE(marked(r.diff_text, true).find(c.actual_marked), std::string::npos) << c.input << "\n" << r.diff_text;
+    }
+}
+
+TEST(Classes, AWrongNegativeBignumIsADifferentIntegerNotAnIntegerBeyond64Bits) {
+    // CBOR::XS wrote -9223372036854775809 as tag 3 over 01 80 00 00 00 00 00 00 01: an integer,
+    // but not this one. The vector lists the exact integer (3b8000000000000000) beside
+    // nlohmann's double; the output is compared with the value of its own kind.
+    const std::string id = "cbor/bigint/-9223372036854775809";
+    const vector_result wrong = graded_cbor("", "", "c349018000000000000001", id);
+    EXPECT_EQ(wrong.verdict, result::fail) << wrong.detail;
+    EXPECT_EQ(wrong.difference, "different value: integer") << wrong.diff_text;
+    EXPECT_NE(marked(wrong.diff_text, true).find("tag 3"), std::string::npos) << wrong.diff_text;
+    // The exact integer, as a bignum, is the choice the class "integer beyond 64 bits" names.
+    const vector_result exact = graded_cbor("", "", "c3488000000000000000", id);
+    EXPECT_EQ(exact.verdict, result::pass_equivalent) << exact.detail;
+    EXPECT_EQ(exact.difference, "integer beyond 64 bits") << exact.diff_text;
+    // A wrong double is a wrong double.
+    const vector_result float_wrong = graded_cbor("", "", "fadf100000", id);
+    EXPECT_EQ(float_wrong.difference, "different value: float") << float_wrong.diff_text;
+}
+
+TEST(Classes, FloatWidthAndKeyOrderInOneEqualValueAreOneClass) {
+    // {"a":1.5,"b":[1.5]}, expected a then b, floats as binary32. Written b then a with binary16
+    // floats, the first differing item is the key "b" (before: "key order"); every float is
+    // narrower all the same, and key order alone is its own class.
+    const char* input = R"({"a":1.5,"b":[1.5]})";
+    const char* expect = "a26161fa3fc00000616281fa3fc00000";
+    const vector_result both = graded_cbor(input, expect, "a2616281f93e006161f93e00");
+    EXPECT_EQ(both.verdict, result::pass_equivalent) << both.detail;
+    EXPECT_EQ(both.difference, "float width") << both.diff_text;
+    EXPECT_NE(marked(both.diff_text, false).find("float32 1.5"), std::string::npos) << both.diff_text;
+    EXPECT_NE(marked(both.diff_text, true).find("float16 1.5"), std::string::npos) << both.diff_text;
+    const vector_result width = graded_cbor(input, expect, "a26161f93e00616281f93e00");
+    EXPECT_EQ(width.difference, "float width") << width.diff_text;
+    const vector_result order = graded_cbor(input, expect, "a2616281fa3fc000006161fa3fc00000");
+    EXPECT_EQ(order.verdict, result::pass_equivalent) << order.detail;
+    EXPECT_EQ(order.difference, "key order") << order.diff_text;
+    EXPECT_NE(marked(order.diff_text, true).find("key text(1) \"a\""), std::string::npos) << order.diff_text;
+    // Nested: the inner map's float is narrower, the outer map's keys reordered.
+    const vector_result nested =
+        graded_cbor(R"({"a":{"x":1.5},"b":1})", "a26161a16178fa3fc00000616201", "a26162016161a16178f93e00");
+    EXPECT_EQ(nested.difference, "float width") << nested.diff_text;
+    // A head of another width on a reordered map's key: the head width, not the order.
+    const vector_result head = graded_cbor(R"({"a":1,"b":2})", "a2616101616202", "a261620278016101");
+    EXPECT_EQ(head.difference, "head width") << head.diff_text;
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ public:
             if (!stack.empty()) {
                 frame& f = stack.back();
                 if (f.remaining == unknown_count && (!f.object || f.want_key) && peek() == 0xfe) {
-                    note(pos_++, "fe end");
+                    const std::size_t at = pos_++;
+                    note_end(at, "fe end");
                     f.remaining = 0;
                 }
                 if (f.remaining == 0) {
@@ -34,7 +35,7 @@ public:
                     const std::size_t at = pos_;
                     std::string k;
                     if (!string_item(k)) fail(at, "object key is not a string");
-                    note(at, "key " + shown(k));
+                    note_key(at, "key " + shown(k), k);
                     f.want_key = false;
                     continue;
                 }
@@ -55,7 +56,7 @@ public:
                     (b == 0x85 || b == 0x8b) ? unknown_count : static_cast<std::uint64_t>(b - (object ? 0x86 : 0x80));
                 note(at, std::string(object ? "object" : "array") +
                              (count == unknown_count ? " ... fe" : "(" + std::to_string(count) + ")"));
-                enter();
+                enter(object);
                 stack.push_back({object, count, object});
                 continue;
             }

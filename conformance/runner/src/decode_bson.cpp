@@ -18,12 +18,12 @@ public:
         const std::size_t top_at = pos_;
         stack.push_back({false, document(n_, top_at, false)});
         open(true, top_at);
-        enter();
+        enter(true);
         while (!stack.empty()) {
             frame& f = stack.back();
             if (pos_ == f.end) {
                 ++pos_;
-                note(f.end, "00 end of document");
+                note_end(f.end, "00 end of document");
                 build_.close();
                 stack.pop_back();
                 leave();
@@ -33,7 +33,10 @@ public:
             const std::size_t limit = f.end;  // f dangles once a nested document is pushed
             const std::uint8_t type = byte();
             const std::string key = cstring(limit);
-            if (!f.array) build_.key(key);
+            if (!f.array) {
+                member_key(key);
+                build_.key(key);
+            }
             const std::string label = "\"" + key + "\": ";
             switch (type) {
                 case 0x01: {
@@ -57,7 +60,7 @@ public:
                 case 0x04: {
                     const std::size_t end = document(limit, at, type == 0x04);
                     open(type == 0x03, at);
-                    enter();
+                    enter(type == 0x03);
                     stack.push_back({type == 0x04, end});
                     break;
                 }

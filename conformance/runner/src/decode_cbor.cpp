@@ -26,7 +26,7 @@ public:
                     (f.remaining == unknown_count && at_member_start && peek() == 0xff)) {
                     if (f.remaining == unknown_count) {
                         const std::size_t at = pos_++;
-                        note(at, "break");
+                        note_end(at, "break");
                     }
                     done = close_innermost(stack);
                     continue;
@@ -54,7 +54,7 @@ public:
                 }
                 note(at, t);
                 open(major == 5, at);
-                enter();
+                enter(major == 5);
                 stack.push_back({major == 5, count, major == 5});
                 continue;
             }
@@ -107,7 +107,7 @@ private:
         if ((ib >> 5) != 3) fail(at, "map key is not a text string (no JSON-model value)");
         std::string k = string_body(3, ib & 31, at);
         if (detail::utf8_invalid_at(k.data(), k.size()) != detail::utf8_valid) fail(at, "key is not valid UTF-8");
-        note(at, "key text(" + std::to_string(k.size()) + ") " + shown(k));
+        note_key(at, "key text(" + std::to_string(k.size()) + ") " + shown(k), k);
         return k;
     }
 
@@ -160,9 +160,9 @@ private:
                          "tag " + std::to_string(tag) + " over a non-byte-string item has no JSON-model value");
                 std::string s = string_body(2, b & 31, item_at);
                 ++depth_;
-                note(item_at, "bytes(" + std::to_string(s.size()) + ") " +
-                                  hex_preview(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()) +
-                                  " (subtype " + std::to_string(tag) + ")");
+                note_part(item_at, "bytes(" + std::to_string(s.size()) + ") " +
+                                       hex_preview(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()) +
+                                       " (subtype " + std::to_string(tag) + ")");
                 --depth_;
                 return scalar(json::binary(std::vector<std::uint8_t>(s.begin(), s.end()), tag), at);
             }

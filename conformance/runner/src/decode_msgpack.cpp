@@ -27,7 +27,7 @@ public:
                     const std::size_t at = pos_;
                     std::string k;
                     if (!string_item(k)) fail(at, "map key is not a str (no JSON-model value)");
-                    note(at, "key str(" + std::to_string(k.size()) + ") " + shown(k));
+                    note_key(at, "key str(" + std::to_string(k.size()) + ") " + shown(k), k);
                     build_.key(std::move(k));
                     f.want_key = false;
                     continue;
@@ -55,7 +55,7 @@ public:
                 check_count(count, map ? 2 : 1, at);
                 note(at, std::string(map ? "map(" : "array(") + std::to_string(count) + ")");
                 open(map, at);
-                enter();
+                enter(map);
                 stack.push_back({map, count, map});
                 continue;
             }

@@ -30,7 +30,7 @@ public:
                     const std::uint8_t end = f.object ? '}' : ']';
                     if ((!f.object || f.want_key) && peek() == end) {
                         const std::size_t at = pos_++;
-                        note(at, std::string(1, static_cast<char>(end)) + " end");
+                        note_end(at, std::string(1, static_cast<char>(end)) + " end");
                         f.remaining = 0;
                     }
                 }
@@ -42,7 +42,7 @@ public:
                     const std::size_t at = pos_;
                     const std::uint64_t len = length(at);
                     std::string k = text(static_cast<std::size_t>(len), at);
-                    note(at, "key (" + std::to_string(len) + ") " + shown(k));
+                    note_key(at, "key (" + std::to_string(len) + ") " + shown(k), k);
                     build_.key(std::move(k));
                     f.want_key = false;
                     continue;
@@ -67,7 +67,7 @@ public:
                     continue;
                 }
                 open(marker == '{', at);
-                enter();
+                enter(marker == '{');
                 stack.push_back({marker == '{', count, t, marker == '{'});
                 continue;
             }
@@ -80,7 +80,7 @@ public:
 private:
     void skip_noops() {
         while (pos_ < n_ && p_[pos_] == 'N') {
-            note(pos_, "N no-op");
+            note_filler(pos_, "N no-op");
             ++pos_;
         }
     }
@@ -186,7 +186,7 @@ private:
         // plain array; anything else the annotated _ArrayType_/_ArraySize_/_ArrayData_ object.
         if (total == 0 || dims.size() == 1 || (dims.size() == 2 && dims[0] == 1)) {
             open(false, at);
-            enter();
+            enter(false);
             for (std::uint64_t k = 0; k < total; ++k) value(type, pos_, true);
             leave();
             build_.close();
@@ -209,7 +209,7 @@ private:
         build_.close();
         build_.key("_ArrayData_");
         open(false, at);
-        enter();
+        enter(false);
         for (std::uint64_t k = 0; k < total; ++k) value(type == 'C' ? 'U' : type, pos_, true);
         leave();
         build_.close();

@@ -157,17 +157,62 @@ protected:
                          " bytes can hold");
         }
     }
+    /// The first item of a value (a member of the innermost open container, if any).
     void note(std::size_t at, std::string t) {
-        if (out_.lines.size() < limits_.max_lines) {
-            out_.lines.push_back({at, pos_ - at, depth_, std::move(t)});
+        annotation a = item(at, std::move(t), item_role::head);
+        if (!open_.empty()) {
+            open_container& c = open_.back();
+            a.owner = c.head;
+            a.member = c.members++;
+            if (c.object) a.key = c.key;
         }
+        last_head_ = keep(std::move(a));
     }
-    void enter() {
+    /// An object member's key; the member's head comes next. BSON names its members in the
+    /// head's own item: member_key only.
+    void note_key(std::size_t at, std::string t, const std::string& k) {
+        member_key(k);
+        annotation a = item(at, std::move(t), item_role::key);
+        if (!open_.empty()) {
+            a.owner = open_.back().head;
+            a.member = open_.back().members;
+        }
+        a.key = k;
+        keep(std::move(a));
+    }
+    void member_key(const std::string& k) {
+        if (!open_.empty()) open_.back().key = k;
+    }
+    /// A further item of the value just headed (a CBOR tag's content).
+    void note_part(std::size_t at, std::string t) {
+        annotation a = item(at, std::move(t), item_role::part);
+        a.owner = last_head_;
+        keep(std::move(a));
+    }
+    /// The end marker of the innermost open container.
+    void note_end(std::size_t at, std::string t) {
+        annotation a = item(at, std::move(t), item_role::part);
+        if (!open_.empty()) a.owner = open_.back().head;
+        keep(std::move(a));
+    }
+    void note_filler(std::size_t at, std::string t) {
+        annotation a = item(at, std::move(t), item_role::filler);
+        if (!open_.empty()) a.owner = open_.back().head;
+        keep(std::move(a));
+    }
+    /// Opens the container whose head was noted last: its members are counted, or (object)
+    /// named, from here until leave().
+    void enter(bool object) {
+        if (last_head_ != no_line) out_.lines[last_head_].object = object;
+        open_.push_back({last_head_, 0, object, {}});
         ++depth_;
         if (depth_ > out_.max_depth) out_.max_depth = depth_;
         if (depth_ > limits_.max_depth) fail(pos_, "nesting deeper than " + std::to_string(limits_.max_depth));
     }
-    void leave() { --depth_; }
+    void leave() {
+        --depth_;
+        open_.pop_back();
+    }
     /// Ends the innermost container; true when that was the outermost one.
     template <class Stack>
     bool close_innermost(Stack& stack) {
@@ -199,6 +244,31 @@ protected:
     decode_limits limits_;
     decoded& out_;
     builder build_;
+
+private:
+    struct open_container {
+        std::size_t head;  // its line, or no_line past max_lines
+        std::size_t members;
+        bool object;
+        std::string key;  // of the member being read
+    };
+    annotation item(std::size_t at, std::string t, item_role role) const {
+        annotation a;
+        a.offset = at;
+        a.length = pos_ - at;
+        a.depth = depth_;
+        a.text = std::move(t);
+        a.role = role;
+        return a;
+    }
+    /// Its line, or no_line once max_lines are kept.
+    std::size_t keep(annotation&& a) {
+        if (out_.lines.size() >= limits_.max_lines) return no_line;
+        out_.lines.push_back(std::move(a));
+        return out_.lines.size() - 1;
+    }
+    std::vector<open_container> open_;
+    std::size_t last_head_ = no_line;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -13,15 +13,19 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
 
 #include "sinkcheck/detail/utf8.hpp"
+#include "sinkcheck/detail/walk.hpp"
 
 namespace sinkcheck::conform {
 namespace {
+
+using json = nlohmann::json;
 
 std::size_t index_of(result r) { return static_cast<std::size_t>(r); }
 
@@ -55,15 +59,18 @@ std::string category_in(const std::string& message) {
 
 using testkit::hex_window;
 
-/// The annotated decode around offset `at`: the items whose bytes come near it, the one that
-/// holds `at` marked.
-std::string annotated_window(format f, const std::vector<std::uint8_t>& b, std::size_t at, const decoded& d) {
+/// The annotated decode around the item marked `>>`: the item on line `marked`, or when no line
+/// is marked (no_line) the one holding byte `at`.
+std::string annotated_window(format f, const std::vector<std::uint8_t>& b, std::size_t at, const decoded& d,
+                             std::size_t marked) {
     std::string out;
-    const std::size_t lo = at > 48 ? at - 48 : 0;
-    const std::size_t hi = at + 48;
+    const std::size_t focus = marked < d.lines.size() ? d.lines[marked].offset : at;
+    const std::size_t lo = focus > 48 ? focus - 48 : 0;
+    const std::size_t hi = focus + 48;
     std::size_t shown = 0;
     bool skipped = false;
-    for (const annotation& a : d.lines) {
+    for (std::size_t i = 0; i < d.lines.size(); ++i) {
+        const annotation& a = d.lines[i];
         const std::size_t end = a.offset + std::max<std::size_t>(a.length, 1);
         if (end <= lo || a.offset > hi) {
             skipped = true;
@@ -79,7 +86,7 @@ std::string annotated_window(format f, const std::vector<std::uint8_t>& b, std::
         std::string bytes = to_hex(b.data() + a.offset, std::min<std::size_t>(a.length, 8));
         if (a.length > 8) bytes += "..";
         bytes.resize(std::max<std::size_t>(bytes.size(), 18), ' ');
-        const bool here = at >= a.offset && at < end;
+        const bool here = marked < d.lines.size() ? i == marked : at >= a.offset && at < end;
         out += (here ? ">>" : "  ") + std::string(buf) + bytes + " " + std::string(2 * a.depth, ' ') + a.text + "\n";
     }
     if (!d.ok) {
@@ -90,21 +97,34 @@ std::string annotated_window(format f, const std::vector<std::uint8_t>& b, std::
     return out;
 }
 
-/// A name for how two encodings of one value differ, from their first differing items.
-std::string difference_class(const test_vector& v, const decoded& expect, const decoded& actual) {
-    auto has = [](const std::string& s, const char* w) { return s.find(w) != std::string::npos; };
-    // An integer literal beyond 64 bits: nlohmann's model holds a double, others the integer.
+// ---- difference classes ---------------------------------------------------------------------
+//
+// A class names the root cause of a difference, so that one cause is one class however the
+// value around it looks (and --generate's shrinking, which keeps a smaller value only when it
+// fails in the same class, can get down to the cause). When the values differ, the class comes
+// from the first place where they do (a JSON pointer, keys in sorted order), whatever the bytes
+// before it; when they are equal, from the first item, in value order, that is encoded another
+// way, and key order only when every item is encoded alike. docs/conformance.md, "Results".
+
+/// A class and the item to mark on each side (no_line: the item holding the first differing byte).
+struct classified {
+    std::string name;
+    std::size_t expect_line = no_line;
+    std::size_t actual_line = no_line;
+};
+
+/// The whole input is an integer literal beyond 64 bits, which nlohmann's model holds as the
+/// nearest double (formats.md §1).
+bool literal_beyond_64_bits(const test_vector& v) {
     const std::string& text = v.input_text;
-    const bool literal_integer = v.input.value.is_number_float() && !text.empty() &&
-                                 text.find_first_not_of("0123456789", text[0] == '-' ? 1 : 0) == std::string::npos;
-    std::size_t i = 0;
-    while (i < expect.lines.size() && i < actual.lines.size() && expect.lines[i].text == actual.lines[i].text &&
-           expect.lines[i].length == actual.lines[i].length) {
-        ++i;
-    }
-    if (i >= expect.lines.size() || i >= actual.lines.size()) return "length or structure";
-    const std::string& e = expect.lines[i].text;
-    const std::string& a = actual.lines[i].text;
+    return v.input.value.is_number_float() && !text.empty() &&
+           text.find_first_not_of("0123456789", text[0] == '-' ? 1 : 0) == std::string::npos;
+}
+
+/// How two items that stand for equal values (or are the first to differ) differ in encoding,
+/// from their annotations.
+std::string item_class(const test_vector& v, const std::string& e, const std::string& a) {
+    auto has = [](const std::string& s, const char* w) { return s.find(w) != std::string::npos; };
     if (e == a) {
         // Same item, a head of another width.
         if (has(e, "tag")) return "tag head width";
@@ -120,12 +140,272 @@ std::string difference_class(const test_vector& v, const decoded& expect, const 
     };
     if (has(e, "key") && has(a, "key")) return "key order";
     if (is_float(e) && is_float(a)) return "float width";
-    if (literal_integer) return "integer beyond 64 bits";
+    if (literal_beyond_64_bits(v)) return "integer beyond 64 bits";
     if (is_float(e) && is_int(a)) return "integer packing of whole doubles";
     if (is_int(e) && is_int(a)) return "integer width";
     if (has(e, "tag") || has(a, "tag")) return "tag encoding";
     if (has(e, "(*)") || has(a, "(*)")) return "indefinite length";
     return "other";
+}
+
+/// The class of the first item, in the order written, that differs: what every difference was
+/// classed by before values were compared, now the last resort (no-op markers, decodes cut
+/// at max_lines).
+classified first_differing_item(const test_vector& v, const decoded& expect, const decoded& actual) {
+    std::size_t i = 0;
+    while (i < expect.lines.size() && i < actual.lines.size() && expect.lines[i].text == actual.lines[i].text &&
+           expect.lines[i].length == actual.lines[i].length) {
+        ++i;
+    }
+    if (i >= expect.lines.size() || i >= actual.lines.size()) return {"length or structure"};
+    return {item_class(v, expect.lines[i].text, actual.lines[i].text), i, i};
+}
+
+/// The items of an annotated decode arranged by value: each container's members in the order
+/// written, each object member's key item, each value's further items (tag content, end marker).
+class item_tree {
+public:
+    struct owned {
+        std::vector<std::size_t> members;
+        std::vector<std::size_t> keys;
+        std::vector<std::size_t> parts;
+    };
+
+    explicit item_tree(const decoded& d) : d_(d) {
+        for (std::size_t i = 0; i < d.lines.size(); ++i) {
+            const annotation& a = d.lines[i];
+            if (a.role == item_role::filler) continue;
+            if (a.owner == no_line) {
+                if (a.role == item_role::head && root_ == no_line) root_ = i;
+                continue;
+            }
+            owned& o = owned_[a.owner];
+            (a.role == item_role::head ? o.members : a.role == item_role::key ? o.keys : o.parts).push_back(i);
+        }
+    }
+
+    std::size_t root() const { return root_; }
+    const annotation& line(std::size_t i) const { return d_.lines[i]; }
+    const owned& of(std::size_t head) const {
+        static const owned none;
+        const auto it = owned_.find(head);
+        return it == owned_.end() ? none : it->second;
+    }
+    /// The key item of member m of the object headed on line `head`, or no_line.
+    std::size_t key_of(std::size_t head, std::size_t m) const {
+        for (const std::size_t k : of(head).keys) {
+            if (line(k).member == m) return k;
+        }
+        return no_line;
+    }
+
+    /// The head of the value at a JSON pointer, or of the innermost value on its way there that
+    /// this decode holds (a member that only the other side has: its object).
+    std::size_t find(const std::string& pointer) const {
+        std::size_t at = root_;
+        std::size_t i = 0;
+        while (at != no_line && i < pointer.size() && pointer[i] == '/') {
+            std::string token;
+            for (++i; i < pointer.size() && pointer[i] != '/'; ++i) {
+                if (pointer[i] == '~' && i + 1 < pointer.size()) {
+                    token += pointer[++i] == '1' ? '/' : '~';  // RFC 6901 §4
+                } else {
+                    token += pointer[i];
+                }
+            }
+            const owned& o = of(at);
+            std::size_t next = no_line;
+            if (line(at).object) {
+                for (const std::size_t m : o.members) {
+                    if (line(m).key == token) next = m;
+                }
+            } else if (!token.empty() && token.find_first_not_of("0123456789") == std::string::npos &&
+                       token.size() < 19 && std::stoull(token) < o.members.size()) {
+                next = o.members[std::stoull(token)];
+            }
+            if (next == no_line) break;
+            at = next;
+        }
+        return at;
+    }
+
+private:
+    const decoded& d_;
+    std::size_t root_ = no_line;
+    std::map<std::size_t, owned> owned_;
+};
+
+/// For two encodings of equal values: the first item, in value order (pre-order, members as
+/// the expected bytes order them, an object's keys before its members' values), encoded another
+/// way; else the first object whose members are written in another order; else nothing.
+std::optional<classified> first_encoding_difference(const test_vector& v, const item_tree& e, const item_tree& a) {
+    if (e.root() == no_line || a.root() == no_line) return std::nullopt;
+    const auto differ = [&](std::size_t x, std::size_t y) {
+        return e.line(x).text != a.line(y).text || e.line(x).length != a.line(y).length;
+    };
+    const auto item = [&](std::size_t x, std::size_t y) {
+        return classified{item_class(v, e.line(x).text, a.line(y).text), x, y};
+    };
+    std::optional<classified> order;
+    std::vector<std::pair<std::size_t, std::size_t>> todo{{e.root(), a.root()}};
+    while (!todo.empty()) {
+        const auto [ei, ai] = todo.back();
+        todo.pop_back();
+        if (differ(ei, ai)) return item(ei, ai);
+        const item_tree::owned& eo = e.of(ei);
+        const item_tree::owned& ao = a.of(ai);
+        for (std::size_t k = 0; k < eo.parts.size() && k < ao.parts.size(); ++k) {
+            if (differ(eo.parts[k], ao.parts[k])) return item(eo.parts[k], ao.parts[k]);
+        }
+        if (eo.parts.size() != ao.parts.size() || eo.members.size() != ao.members.size()) {
+            return classified{"length or structure", ei, ai};
+        }
+        const std::size_t first_child = todo.size();
+        if (e.line(ei).object) {
+            std::map<std::string, std::size_t> written;  // the actual side's members: name -> place
+            for (std::size_t m = 0; m < ao.members.size(); ++m) written.emplace(a.line(ao.members[m]).key, m);
+            for (std::size_t m = 0; m < eo.members.size(); ++m) {
+                const auto it = written.find(e.line(eo.members[m]).key);
+                if (it == written.end()) return classified{"length or structure", eo.members[m], ai};
+                const std::size_t ek = e.key_of(ei, m);
+                const std::size_t ak = a.key_of(ai, it->second);
+                if (ek != no_line && ak != no_line && differ(ek, ak)) return item(ek, ak);
+                if (!order && it->second != m) {
+                    order = classified{"key order", ek != no_line ? ek : eo.members[m],
+                                       ak != no_line ? ak : ao.members[it->second]};
+                }
+                todo.emplace_back(eo.members[m], ao.members[it->second]);
+            }
+        } else {
+            for (std::size_t m = 0; m < eo.members.size(); ++m) todo.emplace_back(eo.members[m], ao.members[m]);
+        }
+        std::reverse(todo.begin() + static_cast<std::ptrdiff_t>(first_child), todo.end());
+    }
+    return order;
+}
+
+/// The kind of a decoded value, as the classes name it. CBOR bignums (binary subtypes 2 and 3
+/// after to_cbor_number_space) are integers: RFC 8949 §3.4.3.
+const char* kind_of(format f, const json& j) {
+    switch (j.type()) {
+        case json::value_t::null: return "null";
+        case json::value_t::boolean: return "boolean";
+        case json::value_t::number_integer:
+        case json::value_t::number_unsigned: return "integer";
+        case json::value_t::number_float: return "float";
+        case json::value_t::string: return "string";
+        case json::value_t::binary: {
+            const auto& b = j.get_binary();
+            const bool bignum = f == format::cbor && b.has_subtype() && (b.subtype() == 2 || b.subtype() == 3);
+            return bignum ? "integer" : "binary";
+        }
+        case json::value_t::array: return "array";
+        case json::value_t::object: return "object";
+        case json::value_t::discarded: break;
+    }
+    return "discarded";
+}
+
+/// Whether integer i (an integer kind, or a CBOR bignum) is the value of the double d: a whole
+/// double written as an integer. -0.0 is the integer 0 here (its sign is what the packing loses).
+bool is_whole_double(const json& d, const json& i) {
+    const double x = d.get<double>();
+    if (!std::isfinite(x) || std::trunc(x) != x) return false;
+    if (i.is_number_unsigned()) return x >= 0 && x < 18446744073709551616.0 && static_cast<std::uint64_t>(x) == i;
+    if (i.is_number_integer()) {
+        return x >= -9223372036854775808.0 && x < 9223372036854775808.0 &&
+               static_cast<std::int64_t>(x) == i.get<std::int64_t>();
+    }
+    if (!i.is_binary() || std::fabs(x) < 18446744073709551616.0) return false;  // a bignum holds more than 64 bits
+    const auto& n = i.get_binary();
+    if ((n.subtype() == 3) != (x < 0)) return false;
+    // |x| = mantissa * 2^(exponent - 53), written out big-endian; tag 3 holds |x| - 1.
+    int exponent = 0;
+    const auto mantissa = static_cast<std::uint64_t>(std::ldexp(std::frexp(std::fabs(x), &exponent), 53));
+    std::vector<std::uint8_t> magnitude(static_cast<std::size_t>(exponent + 7) / 8);
+    for (int bit = 0; bit < 53; ++bit) {
+        if (((mantissa >> bit) & 1) == 0) continue;
+        const int at = bit + exponent - 53;
+        magnitude[magnitude.size() - 1 - static_cast<std::size_t>(at / 8)] |= static_cast<std::uint8_t>(1u << (at % 8));
+    }
+    if (n.subtype() == 3) {
+        for (auto b = magnitude.rbegin(); b != magnitude.rend() && (*b)-- == 0; ++b) {}
+    }
+    magnitude.erase(magnitude.begin(),
+                    std::find_if(magnitude.begin(), magnitude.end(), [](std::uint8_t b) { return b != 0; }));
+    return magnitude == static_cast<const std::vector<std::uint8_t>&>(n);
+}
+
+/// Where two unequal values first differ: a pointer and the values there, nullptr for a member
+/// only the other side has.
+struct value_split {
+    std::string pointer;
+    const json* expected;
+    const json* actual;
+};
+
+value_split first_value_split(const json& expected, const json& actual) {
+    const auto d = testkit::first_value_difference(testkit::same_representation, expected, actual);
+    value_split s{d ? d->pointer : std::string(), d ? d->original : &expected, d ? d->decoded : &actual};
+    // Objects with other member sets: the first member (in key order) only one side has.
+    const json* const e = s.expected;
+    const json* const a = s.actual;
+    if (e != nullptr && a != nullptr && e->is_object() && a->is_object()) {
+        for (const json* side : {e, a}) {
+            const json* other = side == e ? a : e;
+            for (auto it = side->begin(); it != side->end(); ++it) {
+                if (other->contains(it.key())) continue;
+                sinkcheck::detail::append_pointer_token(s.pointer, it.key());
+                s.expected = side == e ? &it.value() : nullptr;
+                s.actual = side == e ? nullptr : &it.value();
+                return s;
+            }
+        }
+    }
+    return s;
+}
+
+/// The class of a difference of value at s.
+std::string value_class(format f, const test_vector& v, const value_split& s) {
+    if (s.expected == nullptr || s.actual == nullptr) return "length or structure";
+    const std::string e = kind_of(f, *s.expected);
+    const std::string a = kind_of(f, *s.actual);
+    if (e == a) return e == "array" || e == "object" ? "length or structure" : "different value: " + e;
+    if (e == "float" && a == "integer") {
+        if (s.pointer.empty() && literal_beyond_64_bits(v)) return "integer beyond 64 bits";
+        if (is_whole_double(*s.expected, *s.actual)) return "integer packing of whole doubles";
+    }
+    return "different type";
+}
+
+/// The class of output that decodes to `actual` but not exactly to the expected bytes, with the
+/// items to mark. refs[0] is the expected bytes' value, then the alternatives' (ok == false:
+/// not decodable).
+classified classify_difference(const test_vector& v, const std::vector<decoded_value>& refs, const json& actual,
+                               const decoded& de, const decoded& da, bool truncated, std::string& where) {
+    const item_tree e(de);
+    const item_tree a(da);
+    if (refs[0].ok && same_value(refs[0].value, actual)) {
+        if (!truncated) {
+            if (auto c = first_encoding_difference(v, e, a)) return *c;
+        }
+        return first_differing_item(v, de, da);
+    }
+    // Against the reference whose value at the first difference is of the actual's kind, if any
+    // (an integer beyond 64 bits written as a wrong integer: the listed integer, not nlohmann's
+    // double); else the expected bytes'.
+    std::optional<value_split> chosen;
+    for (const decoded_value& ref : refs) {
+        if (!ref.ok || same_value(ref.value, actual)) continue;  // a listed alternative it matches
+        value_split s = first_value_split(ref.value, actual);
+        const bool same_kind = s.expected != nullptr && s.actual != nullptr &&
+                               std::string(kind_of(v.fmt, *s.expected)) == kind_of(v.fmt, *s.actual);
+        if (!chosen || same_kind) chosen = std::move(s);
+        if (same_kind) break;
+    }
+    if (!chosen) return {"different value"};  // the expected bytes do not decode: a corpus error
+    where = chosen->pointer;
+    return {value_class(v.fmt, v, *chosen), e.find(chosen->pointer), a.find(chosen->pointer)};
 }
 
 }  // namespace
@@ -256,42 +536,44 @@ vector_result classify_outcome(const test_vector& v, run_level level, const enco
     lim.max_lines = 200000;
     const decoded de = decode_annotated(v.fmt, v.expect, lim);
     const decoded da = decode_annotated(v.fmt, o.bytes, lim);
-    r.diff_text = "expected: " + hex_window(v.expect, at, 16) + "\n" + annotated_window(v.fmt, v.expect, at, de) +
-                  "actual:   " + hex_window(o.bytes, at, 16) + "\n" + annotated_window(v.fmt, o.bytes, at, da);
+    const bool truncated = de.lines.size() >= lim.max_lines || da.lines.size() >= lim.max_lines;
+    // Same value as the expected bytes or as a listed alternative (an `equivalent` vector's exact
+    // integer beside nlohmann's double): any encoding of either is the same answer. This is
+    // decodes_to's judgement, with each side decoded once.
+    const decoded_value va = decode_value(v.fmt, o.bytes);
+    std::vector<decoded_value> refs{decode_value(v.fmt, v.expect)};
+    for (const auto& alternative : v.alternatives) refs.push_back(decode_value(v.fmt, alternative));
+    bool same = false;
+    for (const decoded_value& ref : refs) same = same || (va.ok && ref.ok && same_value(ref.value, va.value));
+    std::string where;  // the JSON pointer of the first difference of value
+    const classified c =
+        va.ok ? classify_difference(v, refs, va.value, de, da, truncated, where) : classified{"malformed output"};
+    r.difference = c.name;
+    r.diff_text =
+        "expected: " + hex_window(v.expect, at, 16) + "\n" + annotated_window(v.fmt, v.expect, at, de, c.expect_line) +
+        "actual:   " + hex_window(o.bytes, at, 16) + "\n" + annotated_window(v.fmt, o.bytes, at, da, c.actual_line);
     for (std::size_t i = 0; i < v.alternatives.size(); ++i) {
         if (o.bytes == v.alternatives[i]) {
             r.verdict = result::pass_equivalent;
             r.success = !r.strict;
             r.detail = "matches listed alternative " + std::to_string(i + 1) +
                        " (differs from the expected bytes at byte " + std::to_string(at) + ")";
-            r.difference = difference_class(v, de, da);
             return r;
         }
     }
-    // Same value as the expected bytes or as a listed alternative (an `equivalent` vector's exact
-    // integer beside nlohmann's double): any encoding of either is the same answer.
-    const decoded_value va = decode_value(v.fmt, o.bytes);
-    bool same = va.ok && decodes_to(v.fmt, v.expect, va.value);
-    for (const auto& alternative : v.alternatives) same = same || (va.ok && decodes_to(v.fmt, alternative, va.value));
     if (same) {
         r.verdict = result::pass_equivalent;
         r.success = !r.strict;
         r.detail = "different bytes (from byte " + std::to_string(at) + "), same value (decoded by " + va.how + ")";
-        r.difference = difference_class(v, de, da);
         return r;
     }
     r.verdict = result::fail;
     if (!va.ok) {
         r.detail = "differs at byte " + std::to_string(at) + "; the output does not decode: " + va.how;
-        r.difference = "malformed output";
     } else {
         r.detail = "differs at byte " + std::to_string(at) +
                    " and decodes to a different value: " + render_value(va.value, 120);
-        // Only the classes that change a value describe a difference of value.
-        r.difference = difference_class(v, de, da);
-        if (r.difference != "integer packing of whole doubles" && r.difference != "integer beyond 64 bits") {
-            r.difference = "different value";
-        }
+        if (!where.empty()) r.detail += " (the values part at " + where + ")";
     }
     return r;
 }

@@ -28,12 +28,33 @@
 
 namespace sinkcheck::conform {
 
+/// What an item is to the value it belongs to. The items of two encodings of a value are
+/// paired value by value with it (run.cpp: the difference classes, the marked item).
+enum class item_role : std::uint8_t {
+    head,    // the first item of a value: a scalar, a container's header, a CBOR tag
+    key,     // an object member's key
+    part,    // a further item of the value whose head is `owner`: a tag's content, an end marker
+    filler,  // an item standing for no value (a UBJSON no-op); `owner` is the enclosing container
+};
+
+inline constexpr std::size_t no_line = static_cast<std::size_t>(-1);
+
 /// One decoded item: where it starts, how many bytes its head (and scalar payload) spans.
 struct annotation {
     std::size_t offset = 0;
     std::size_t length = 0;
     std::size_t depth = 0;
     std::string text;
+    item_role role = item_role::head;
+    /// head and key: the line of the enclosing container's head (no_line: the root value);
+    /// part and filler: see item_role
+    std::size_t owner = no_line;
+    /// head and key: the member's place in its container, from 0 in the order written
+    std::size_t member = 0;
+    /// head of a container: whether its members are named (an object or map) or counted
+    bool object = false;
+    /// head and key of an object's member: the member's name
+    std::string key;
 };
 
 struct decode_limits {
@@ -77,7 +98,8 @@ using testkit::same_value;
 
 /// The runner's one judgement of "the same value": the bytes decode (decode_value) to a value
 /// equal (same_value) to `value`, itself a decode_value result. classify() asks it of the
-/// expected bytes and of each listed alternative.
+/// expected bytes and of each listed alternative (decoding each once, as it keeps the values
+/// to find where they differ).
 bool decodes_to(format f, const std::vector<std::uint8_t>& bytes, const nlohmann::json& value);
 
 }  // namespace sinkcheck::conform
