@@ -601,8 +601,7 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
                     settle(outcomes[j].previous_violation);
                     vector_result r = classify(built[j].vector, options.level, outcomes[j]);
                     bool nondeterministic = false;
-                    // A timeout is not asked again: a second one costs --timeout more and says nothing new.
-                    if (failing(r) && r.verdict != result::timeout) {
+                    if (worth_asking_again(r)) {
                         if (!again) again = factory.open();
                         nondeterministic = ask_again(*again, built[j].vector, options.level, r);
                     }

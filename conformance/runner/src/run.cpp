@@ -611,6 +611,10 @@ bool ask_again(encoder_session& session, const test_vector& v, run_level level, 
     return true;
 }
 
+bool worth_asking_again(const vector_result& r) {
+    return !r.success && (r.verdict == result::fail || r.verdict == result::pass_equivalent);
+}
+
 void warn_nondeterministic(const run_summary& s) {
     if (s.nondeterministic == 0) return;
     std::fprintf(stderr,
@@ -791,11 +795,11 @@ run_summary run_conformance(const conform_options& options, encoder_factory& fac
 
     const auto t1 = std::chrono::steady_clock::now();
     s.results = grade_vectors(s.vectors, options.level, options.jobs, factory);
-    // Every failing vector but a timeout is asked again, through a session of its own.
+    // Every vector that fails by its answer is asked again, through a session of its own.
     std::unique_ptr<encoder_session> again;
     for (std::size_t i = 0; i < s.results.size(); ++i) {
         vector_result& r = s.results[i];
-        if (r.success || r.verdict == result::unsupported || r.verdict == result::timeout) continue;
+        if (!worth_asking_again(r)) continue;
         try {
             if (!again) again = factory.open();
             if (ask_again(*again, s.vectors[i], options.level, r)) ++s.nondeterministic;

@@ -204,6 +204,11 @@ inline constexpr const char* nondeterministic_class = "nondeterministic output";
 /// the class nondeterministic_class, with both answers in its detail. Returns whether they differed.
 bool ask_again(encoder_session& session, const test_vector& v, run_level level, vector_result& first);
 
+/// Whether a result is asked again: a fail or a failing pass-equivalent. A crash, timeout or
+/// harness error is not: a second one costs another timeout, and a batch process that quit says
+/// something of the process, not of the value.
+bool worth_asking_again(const vector_result& r);
+
 /// Warns on stderr when s.nondeterministic is not 0.
 void warn_nondeterministic(const run_summary& s);
 
