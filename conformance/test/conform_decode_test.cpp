@@ -146,7 +146,11 @@ TEST(ConformDecode, SameValueSeparatesIntegersFromFloatsButNotSignedness) {
     EXPECT_FALSE(same_value(json(1), json(1.0)));
     EXPECT_FALSE(same_value(json(0.0), json(-0.0)));
     EXPECT_TRUE(same_value(json(std::nan("")), json(-std::nan("1"))));
+    EXPECT_FALSE(same_value(json(std::nan("")), json(1.0)));  // a NaN equals only a NaN
+    EXPECT_FALSE(same_value(json(0.0), json(-std::nan(""))));
     EXPECT_FALSE(same_value(json::binary({1}), json::binary({1}, 0)));
+    EXPECT_FALSE(same_value(json::binary({1}, 1), json::binary({1}, 2)));  // the subtype is part of the value
+    EXPECT_TRUE(same_value(json::binary({1}, 2), json::binary({1}, 2)));
     EXPECT_TRUE(same_value(json::parse(R"({"a":[1,{"b":null}]})"), json::parse(R"({"a":[1,{"b":null}]})")));
     EXPECT_FALSE(same_value(json::parse(R"({"a":[1,{"b":null}]})"), json::parse(R"({"a":[1,{"c":null}]})")));
 }
