@@ -276,6 +276,24 @@ TEST(ConformDecode, BignumsOfTheRightValuePassAtTheEquivalentLevel) {
     }
 }
 
+// A listed alternative (RFC 8949 Appendix A's half-precision 1.0 beside the reference's binary32)
+// is the same value in other bytes: it conforms at the equivalent level, never where the exact
+// bytes are asked for; and a vector with alternatives still fails another value.
+TEST(ConformDecode, AListedAlternativeIsOnlyEquivalent) {
+    const vector_result exact = graded("cbor/rfc8949-a/1.0", "f93c00", run_level::exact);
+    EXPECT_EQ(exact.verdict, result::pass_equivalent) << exact.detail;
+    EXPECT_FALSE(exact.success) << exact.detail;
+    EXPECT_NE(exact.detail.find("matches listed alternative 1"), std::string::npos) << exact.detail;
+    const vector_result equivalent = graded("cbor/rfc8949-a/1.0", "f93c00", run_level::equivalent);
+    EXPECT_EQ(equivalent.verdict, result::pass_equivalent) << equivalent.detail;
+    EXPECT_TRUE(equivalent.success) << equivalent.detail;
+    for (run_level level : {run_level::exact, run_level::equivalent}) {
+        const vector_result other = graded("cbor/rfc8949-a/1.0", "f93e00", level);  // 1.5
+        EXPECT_EQ(other.verdict, result::fail) << level_name(level) << ": " << other.detail;
+        EXPECT_EQ(other.difference, "different value") << other.detail;
+    }
+}
+
 TEST(ConformDecode, BignumsOfAnotherValueFail) {
     struct answer {
         const char* id;
