@@ -143,6 +143,9 @@ TEST(ConformDecode, ReadsOneByteTagHeadsThatTheOracleCannot) {
 
 TEST(ConformDecode, SameValueSeparatesIntegersFromFloatsButNotSignedness) {
     EXPECT_TRUE(same_value(json(std::uint64_t{5}), json(std::int64_t{5})));
+    // -1 and 2^64 - 1 are one int64 bit pattern (nlohmann's own == says they are equal)
+    EXPECT_FALSE(same_value(json(std::int64_t{-1}), json(~std::uint64_t{0})));
+    EXPECT_FALSE(same_value(json(~std::uint64_t{0}), json(std::int64_t{-1})));
     EXPECT_FALSE(same_value(json(1), json(1.0)));
     EXPECT_FALSE(same_value(json(0.0), json(-0.0)));
     EXPECT_TRUE(same_value(json(std::nan("")), json(-std::nan("1"))));
@@ -305,6 +308,7 @@ TEST(ConformDecode, BignumsOfAnotherValueFail) {
                             {"cbor/bigint/-18446744073709551616", "3bfffffffffffffffe"},
                             {"cbor/bigint/-18446744073709551616", "c248ffffffffffffffff"},  // tag 2: positive
                             {"cbor/int/-1", "c24101"},
+                            {"cbor/int/-1", "1bffffffffffffffff"},  // 2^64 - 1: -1's bits as an int64
                             {"cbor/int/-1", "c240"},
                             {"cbor/int/1", "c24102"}}) {
         for (run_level level : {run_level::exact, run_level::equivalent}) {
