@@ -144,10 +144,17 @@ TEST(ConformDecode, ReadsOneByteTagHeadsThatTheOracleCannot) {
 
 TEST(ConformDecode, SameValueSeparatesIntegersFromFloatsButNotSignedness) {
     EXPECT_TRUE(same_value(json(std::uint64_t{5}), json(std::int64_t{5})));
+    // -1 and 2^64 - 1 are one int64 bit pattern (nlohmann's own == says they are equal)
+    EXPECT_FALSE(same_value(json(std::int64_t{-1}), json(~std::uint64_t{0})));
+    EXPECT_FALSE(same_value(json(~std::uint64_t{0}), json(std::int64_t{-1})));
     EXPECT_FALSE(same_value(json(1), json(1.0)));
     EXPECT_FALSE(same_value(json(0.0), json(-0.0)));
     EXPECT_TRUE(same_value(json(std::nan("")), json(-std::nan("1"))));
+    EXPECT_FALSE(same_value(json(std::nan("")), json(1.0)));  // a NaN equals only a NaN
+    EXPECT_FALSE(same_value(json(0.0), json(-std::nan(""))));
     EXPECT_FALSE(same_value(json::binary({1}), json::binary({1}, 0)));
+    EXPECT_FALSE(same_value(json::binary({1}, 1), json::binary({1}, 2)));  // the subtype is part of the value
+    EXPECT_TRUE(same_value(json::binary({1}, 2), json::binary({1}, 2)));
     EXPECT_TRUE(same_value(json::parse(R"({"a":[1,{"b":null}]})"), json::parse(R"({"a":[1,{"b":null}]})")));
     EXPECT_FALSE(same_value(json::parse(R"({"a":[1,{"b":null}]})"), json::parse(R"({"a":[1,{"c":null}]})")));
 }
@@ -252,6 +259,24 @@ TEST(ConformDecode, BignumsOfTheRightValuePassAtTheEquivalentLevel) {
     }
 }
 
+// A listed alternative (RFC 8949 Appendix A's half-precision 1.0 beside the reference's binary32)
+// is the same value in other bytes: it conforms at the equivalent level, never where the exact
+// bytes are asked for; and a vector with alternatives still fails another value.
+TEST(ConformDecode, AListedAlternativeIsOnlyEquivalent) {
+    const vector_result exact = graded("cbor/rfc8949-a/1.0", "f93c00", run_level::exact);
+    EXPECT_EQ(exact.verdict, result::pass_equivalent) << exact.detail;
+    EXPECT_FALSE(exact.success) << exact.detail;
+    EXPECT_NE(exact.detail.find("matches listed alternative 1"), std::string::npos) << exact.detail;
+    const vector_result equivalent = graded("cbor/rfc8949-a/1.0", "f93c00", run_level::equivalent);
+    EXPECT_EQ(equivalent.verdict, result::pass_equivalent) << equivalent.detail;
+    EXPECT_TRUE(equivalent.success) << equivalent.detail;
+    for (run_level level : {run_level::exact, run_level::equivalent}) {
+        const vector_result other = graded("cbor/rfc8949-a/1.0", "f93e00", level);  // 1.5
+        EXPECT_EQ(other.verdict, result::fail) << level_name(level) << ": " << other.detail;
+        EXPECT_EQ(other.difference, "different value") << other.detail;
+    }
+}
+
 TEST(ConformDecode, BignumsOfAnotherValueFail) {
     struct answer {
         const char* id;
@@ -263,6 +288,7 @@ TEST(ConformDecode, BignumsOfAnotherValueFail) {
                             {"cbor/bigint/-18446744073709551616", "3bfffffffffffffffe"},
                             {"cbor/bigint/-18446744073709551616", "c248ffffffffffffffff"},  // tag 2: positive
                             {"cbor/int/-1", "c24101"},
+                            {"cbor/int/-1", "1bffffffffffffffff"},  // 2^64 - 1: -1's bits as an int64
                             {"cbor/int/-1", "c240"},
                             {"cbor/int/1", "c24102"}}) {
         for (run_level level : {run_level::exact, run_level::equivalent}) {

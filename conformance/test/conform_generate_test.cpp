@@ -1,14 +1,17 @@
 // conform_generate_test.cpp — `sinkcheck conform --generate`: generated values find a planted bug
 // from a fixed seed, shrink it to the known minimal value, group its failures by class (one
 // root cause, at most two classes), and save each as a vector that fails the same way when graded as a corpus; a correct encoder
-// fails nothing, linked or as a batch process.
+// fails nothing, linked or as a batch process. The value builder's choices and the value
+// shrinker's steps are pinned on hand-made inputs.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <limits>
 #include <mutex>
+#include <random>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -20,6 +23,10 @@
 #include "planted_bug.hpp"
 #include "sinkcheck/conform/canonical.hpp"
 #include "sinkcheck/conform/run.hpp"
+#include "sinkcheck/detail/utf8.hpp"
+#include "sinkcheck/testkit/byte_choices.hpp"
+#include "sinkcheck/testkit/value_from_bytes.hpp"
+#include "sinkcheck/testkit/value_shrink.hpp"
 
 namespace sinkcheck::conform {
 namespace {
@@ -77,6 +84,19 @@ public:
         static std::set<std::string> seen;
         const std::lock_guard<std::mutex> lock(m);
         if (seen.insert(wire).second) out.push_back(0);
+        return out;
+    }
+};
+
+/// Wrong every time, each answer other bytes of one length (the reference's and a counter byte
+/// more, so it never decodes): two answers of one class and size are still two answers.
+class answer_varies : public linked_encoder {
+public:
+    std::vector<std::uint8_t> encode(format f, const nlohmann::json& value, const std::string&,
+                                     const encode_options& o) override {
+        static std::atomic<unsigned> calls{0};
+        std::vector<std::uint8_t> out = encode_to_vector(f, value, o);
+        out.push_back(static_cast<std::uint8_t>(++calls));
         return out;
     }
 };
@@ -179,6 +199,8 @@ const bool registered = [] {
     const std::vector<format> every(all_formats.begin(), all_formats.end());
     register_linked_encoder({"first-answer-wrong", "the reference, with a byte more the first time it sees a value",
                              every, [] { return std::make_unique<first_answer_wrong>(); }});
+    register_linked_encoder({"answer-varies", "the reference and a counter byte: other bytes on every call", every,
+                             [] { return std::make_unique<answer_varies>(); }});
     register_linked_encoder({"planted-band-20", "the reference, writing integers of 2^19..2^20-1 magnitude one more",
                              every, [] { return std::make_unique<planted_where>(in_band_20, plus_one); }});
     register_linked_encoder({"planted-text-300",
@@ -329,6 +351,27 @@ TEST(Generate, FindsShrinksAndDedupsAPlantedBugFromAFixedSeed) {
     EXPECT_TRUE(run_conformance(corpus, *planted).conforms());
 }
 
+// Of the values shrunk for a class the smallest result represents it: with shrinking off, the
+// shortest of them. Seed 5's failing values of the first 300 fall in classes of at most three,
+// so every value of a class is one of those shrunk (the others' texts are cut at 201 characters).
+TEST(Generate, TheSmallestShrunkValueRepresentsItsClass) {
+    conform_options o = generating(format::cbor, process_values, planted_seed);
+    o.generate.shrink_steps = 0;
+    const run_summary s = generate_linked(o, "planted-24");
+    std::size_t compared = 0;
+    for (const finding& f : s.generation.findings) {
+        if (f.shrunk != f.values) continue;
+        const std::string& shown = s.results[f.representative].vector->input_text;
+        for (const vector_result& r : s.results) {
+            const std::string cls = r.difference.empty() ? result_name(r.verdict) : r.difference;
+            if (r.success || cls != f.difference || &r == &s.results[f.representative]) continue;
+            EXPECT_LT(shown.size(), r.vector->input_text.size()) << f.difference << ": " << r.vector->id;
+            ++compared;
+        }
+    }
+    EXPECT_GT(compared, 0u) << "no class of two values or more: the check shows nothing\n" << failures_of(s);
+}
+
 /// Runs 3,000 CBOR values from seed 1 against a planted encoder; expects one class and returns
 /// its shrunk representative.
 const vector_result& planted_band_finding(const run_summary& s) {
@@ -412,13 +455,31 @@ TEST(Generate, AWrongValueInAReorderedMapKeepsItsClassThroughShrinking) {
 // A failing value is asked twice; an encoder that answers differently is its own class, not a
 // bug of whatever class its first answer showed.
 TEST(Generate, AnAnswerThatChangesWhenAskedAgainIsItsOwnClass) {
-    const run_summary s = generate_linked(generating(format::msgpack, 200, 1), "first-answer-wrong");
+    run_summary s = generate_linked(generating(format::msgpack, 200, 1), "first-answer-wrong");
     // every value whose text it had not seen before (most of them) fails, then passes when asked again
     EXPECT_GT(s.failures, 100u);
     EXPECT_EQ(s.nondeterministic, s.failures);
     ASSERT_EQ(s.generation.findings.size(), 1u) << failures_of(s);
     EXPECT_EQ(s.generation.findings[0].difference, "nondeterministic output");
     EXPECT_NE(s.results[0].detail.find("asked twice, answered differently"), std::string::npos) << s.results[0].detail;
+    // Most of them are only counted, passes and failures alike: TAP's line and JUnit's test case
+    // for those fail when one of them failed, however many passed.
+    ASSERT_GT(s.unlisted.passed, 0u);
+    ASSERT_GT(s.unlisted.values - s.unlisted.passed, 0u);
+    s.options.report = report_kind::tap;
+    const std::string tap = render_report(s);
+    EXPECT_NE(tap.find("\nnot ok " + std::to_string(s.results.size() + 1) + " - values not listed"), std::string::npos)
+        << tap;
+    s.options.report = report_kind::junit;
+    const std::string junit = render_report(s);
+    EXPECT_NE(junit.find("name=\"values not listed\" time=\"0\"><failure"), std::string::npos) << junit;
+
+    // Two failing answers of one class and one length that differ in their bytes differ too.
+    const run_summary varies = generate_linked(generating(format::msgpack, 40, 1), "answer-varies");
+    EXPECT_EQ(varies.failures, 40u);
+    EXPECT_EQ(varies.generation.nondeterministic, varies.failures);
+    ASSERT_EQ(varies.generation.findings.size(), 1u) << failures_of(varies);
+    EXPECT_EQ(varies.generation.findings[0].difference, "nondeterministic output");
 
     const run_summary planted = generate_linked(generating(format::cbor, 300, planted_seed), "planted-24");
     EXPECT_GT(planted.failures, 0u);
@@ -669,6 +730,162 @@ TEST(Generate, CommandRefusesWhatDoesNotApply) {
     const std::string report = read(::testing::TempDir() + "generated.json");
     EXPECT_NE(report.find("\"generated\""), std::string::npos);
     EXPECT_NE(report.find("30 generated values, seed 5, profile default"), std::string::npos);
+}
+
+// ---- the value builder's choices (byte_choices.hpp, value_from_bytes.hpp) ----------------------
+// What --generate reaches rests on the builder reading its choices as documented: a builder that
+// reaches less still builds values the reference passes, so no run above would notice. Each
+// reading is pinned here on hand-made choice bytes (numbers are read from the back).
+
+nlohmann::json built(std::vector<std::uint8_t> choices, bool hostile = true) {
+    testkit::byte_choices in(choices.data(), choices.size());
+    fuzz::build_limits limits;
+    limits.hostile = hostile;
+    return fuzz::value_from_bytes<nlohmann::json>(in, limits);
+}
+
+TEST(ValueBuilder, NumbersComeFromTheBackMostSignificantByteFirstAndStringsFromTheFront) {
+    const std::uint8_t data[] = {'h', 'i', 2, 0x12, 0x34, 5};
+    testkit::byte_choices in(data, sizeof data);
+    EXPECT_EQ(in.ConsumeIntegral<std::uint8_t>(), 5);
+    EXPECT_EQ(in.ConsumeIntegral<std::uint16_t>(), 0x3412);  // 0x34 read first: the high byte
+    EXPECT_EQ(in.ConsumeRandomLengthString(64), "hi");       // its length 2 from the back
+    EXPECT_EQ(in.remaining_bytes(), 0u);
+    // exhausted: every number is the low end of its range
+    EXPECT_EQ(in.ConsumeIntegral<std::uint64_t>(), 0u);
+    EXPECT_EQ(in.ConsumeIntegralInRange<int>(-5, 5), -5);
+}
+
+TEST(ValueBuilder, MagnitudeFirstIntegersReachEveryBitLengthAtBothEnds) {
+    const auto with_low_bits = [](std::uint8_t low, std::uint8_t length, std::uint8_t op) {
+        std::vector<std::uint8_t> c(8, low);
+        c.push_back(length);
+        c.push_back(op);
+        return built(c);
+    };
+    const auto lowest = [](unsigned k) { return k == 0 ? 0 : std::uint64_t{1} << (k - 1); };
+    const auto highest = [](unsigned k) { return k == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << k) - 1; };
+    // op 5: an unsigned of bit length 0..64; zero bits below the leading one give its smallest
+    for (unsigned k = 0; k <= 64; ++k) {
+        const nlohmann::json low = with_low_bits(0, static_cast<std::uint8_t>(k), 5);
+        const nlohmann::json high = with_low_bits(0xFF, static_cast<std::uint8_t>(k), 5);
+        ASSERT_TRUE(low.is_number_unsigned() && high.is_number_unsigned()) << k << ": " << low << " " << high;
+        EXPECT_EQ(low.get<std::uint64_t>(), lowest(k)) << "bit length " << k;
+        EXPECT_EQ(high.get<std::uint64_t>(), highest(k)) << "bit length " << k;
+    }
+    // op 6: the same up to bit length 63, held as number_integer
+    for (unsigned k = 0; k <= 63; ++k) {
+        const nlohmann::json high = with_low_bits(0xFF, static_cast<std::uint8_t>(k), 6);
+        ASSERT_TRUE(high.is_number_integer() && !high.is_number_unsigned()) << k << ": " << high;
+        EXPECT_EQ(high.get<std::int64_t>(), static_cast<std::int64_t>(highest(k))) << "bit length " << k;
+    }
+    // op 7: a negative whose magnitude has bit length 1..64 (its choice is the length less one)
+    for (unsigned k = 1; k <= 64; ++k) {
+        const nlohmann::json low = with_low_bits(0, static_cast<std::uint8_t>(k - 1), 7);
+        ASSERT_TRUE(low.is_number_integer()) << k << ": " << low;
+        EXPECT_EQ(test::integer_magnitude(low), lowest(k)) << "bit length " << k << ": " << low;
+        EXPECT_LT(low.get<std::int64_t>(), 0) << k;
+    }
+    EXPECT_EQ(with_low_bits(0, 63, 7).get<std::int64_t>(), (std::numeric_limits<std::int64_t>::min)());
+    EXPECT_EQ(with_low_bits(0xFF, 62, 7).get<std::int64_t>(), -static_cast<std::int64_t>(highest(63)));
+}
+
+TEST(ValueBuilder, ALengthClassHoldsEachOfItsLengthsAndNoOther) {
+    // op 17: an array whose count is drawn by class c (2^(c-1) .. 2^c - 1), then within it
+    EXPECT_EQ(built({0, 17}), nlohmann::json::array());
+    for (unsigned c = 1; c <= 8; ++c) {
+        const std::size_t lo = std::size_t{1} << (c - 1);
+        std::set<std::size_t> seen;
+        for (unsigned b = 0; b < 256; ++b) {
+            const nlohmann::json a = built({static_cast<std::uint8_t>(b), static_cast<std::uint8_t>(c), 17});
+            ASSERT_TRUE(a.is_array()) << a;
+            EXPECT_GE(a.size(), lo) << "class " << c << ", choice " << b;
+            EXPECT_LT(a.size(), 2 * lo) << "class " << c << ", choice " << b;
+            seen.insert(a.size());
+        }
+        EXPECT_EQ(seen.size(), lo) << "class " << c << " does not reach each of its lengths";
+    }
+}
+
+/// Whether every string and key in j is valid UTF-8 and no value is discarded.
+bool json_like(const nlohmann::json& root, std::string& why) {
+    const auto valid = [](const std::string& s) {
+        return sinkcheck::detail::utf8_invalid_at(s.data(), s.size()) == sinkcheck::detail::utf8_valid;
+    };
+    std::vector<const nlohmann::json*> todo{&root};
+    while (!todo.empty()) {
+        const nlohmann::json& j = *todo.back();
+        todo.pop_back();
+        if (j.is_discarded()) {
+            why = "a discarded value";
+            return false;
+        }
+        if (j.is_string() && !valid(j.get_ref<const std::string&>())) {
+            why = "a string that is not UTF-8";
+            return false;
+        }
+        if (j.is_object()) {
+            for (auto it = j.begin(); it != j.end(); ++it) {
+                if (!valid(it.key())) {
+                    why = "a key that is not UTF-8";
+                    return false;
+                }
+                todo.push_back(&it.value());
+            }
+        } else if (j.is_array()) {
+            for (const nlohmann::json& e : j) todo.push_back(&e);
+        }
+    }
+    return true;
+}
+
+TEST(ValueBuilder, TheDefaultProfileBuildsOnlyWhatAJsonLikeEncoderCanBeAskedFor) {
+    // op 13: raw bytes as a string (its length, 3, from the back; the bytes from the front)
+    EXPECT_EQ(built({0xFF, 0xFE, 'a', 3, 13}), nlohmann::json(std::string("\xFF\xFE"
+                                                                          "a")));
+    EXPECT_EQ(built({0xFF, 0xFE, 'a', 3, 13}, false), nlohmann::json("??a"));
+    // op 28: a discarded value when its next choice is 0xD5, in the hostile profile only
+    EXPECT_TRUE(built({0xD5, 28}).is_discarded());
+    EXPECT_TRUE(built({0xD5, 28}, false).is_null());
+    // and over many random choices
+    std::mt19937 random(20240611);
+    std::size_t hostile_only = 0;
+    for (int i = 0; i < 3000; ++i) {
+        std::vector<std::uint8_t> c(1 + random() % 256);
+        for (std::uint8_t& b : c) b = static_cast<std::uint8_t>(random());
+        std::string why;
+        const nlohmann::json plain = built(c, false);
+        ASSERT_TRUE(json_like(plain, why)) << "default profile: " << why << " from " << to_hex(c);
+        if (!json_like(built(c, true), why)) ++hostile_only;
+    }
+    EXPECT_GT(hostile_only, 30u) << "the random choices hardly reach invalid UTF-8: the check shows nothing";
+}
+
+// ---- the value shrinker's steps (value_shrink.hpp) ---------------------------------------------
+
+TEST(ValueShrink, AnIntegerIsOfferedZeroTheSmallestOfItsBitLengthItsHalfAndOneLess) {
+    using list = std::vector<nlohmann::json>;
+    EXPECT_EQ(testkit::node_candidates(nlohmann::json(std::uint64_t{1000})), (list{nullptr, 0, 512, 500, 999}));
+    EXPECT_EQ(testkit::node_candidates(nlohmann::json(std::int64_t{-1000})), (list{nullptr, 0, -512, -500, -999}));
+    EXPECT_EQ(testkit::node_candidates(nlohmann::json(std::uint64_t{1} << 63)),
+              (list{nullptr, 0, std::uint64_t{1} << 62, (std::uint64_t{1} << 63) - 1}));
+    EXPECT_EQ(testkit::node_candidates(nlohmann::json(1)), (list{nullptr, 0}));
+}
+
+TEST(ValueShrink, ACostFallsWithEveryEditTheShrinkerMakes) {
+    using nlohmann::json;
+    const auto cost = [](const json& j) { return testkit::cost_of(j); };
+    EXPECT_LT(cost(json::array({1})), cost(json::array({1, 2})));  // nodes
+    EXPECT_LT(cost(json("ab")), cost(json("abc")));                // bytes of strings
+    EXPECT_LT(cost(json::object({{"a", 1}})), cost(json::object({{"ab", 1}})));
+    EXPECT_LT(cost(json::binary({1})), cost(json::binary({1, 2})));
+    EXPECT_LT(cost(json::binary({1})), cost(json::binary({1}, 0)));
+    EXPECT_LT(cost(json(3)), cost(json(4)));  // bit length
+    EXPECT_LT(cost(json(-3)), cost(json(-4)));
+    EXPECT_LT(cost(json(nullptr)), cost(json(false)));  // non-null scalars
+    EXPECT_LT(cost(json(4)), cost(json(5)));            // magnitude
+    EXPECT_LT(cost(json(1.0)), cost(json(1.5)));
+    EXPECT_FALSE(cost(json("ab")) < cost(json("ab")));
 }
 
 }  // namespace

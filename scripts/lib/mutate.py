@@ -1,5 +1,5 @@
-"""Mutation testing of reference/: applies each mutant of a mutants file to a scratch copy of
-the repository, rebuilds what the change touches and runs the test layers against it.
+"""Mutation testing: applies each mutant of a mutants file to a scratch copy of the repository,
+rebuilds what the change touches and runs the test layers against it.
 
 A mutants file is a list of entries, each a header line `[id]` followed by `key = value` lines:
 
@@ -8,20 +8,31 @@ A mutants file is a list of entries, each a header line `[id]` followed by `key 
     find = window_size_ - position
     replace = window_size_ + 1 - position
     why = the zero-filled window reaches one byte past its size
+    layers = (optional: the layers to run, in order, comma-separated; default kit,unit)
     equivalent = (only for a mutant that cannot change behaviour: the reason)
 
-`find` must occur exactly once in `file` (a mutant that no longer applies is an error in the
-list, never skipped); in `find` and `replace`, `\\n` stands for a line break. Lines starting
-with `#` are comments.
+`file` is under reference/, conformance/ or testkit/. `find` must occur exactly once in `file`
+(a mutant that no longer applies is an error in the list, never skipped); in `find` and
+`replace`, `\\n` stands for a line break. Lines starting with `#` are comments.
 
-Layers, in order: `kit` (the properties and the fuzz replays: ctest labels property and
-fuzz-replay) and `unit` (the unit tests: label unit, without the install test). A mutant is
-killed by the first layer with a failing test; `--every-layer` runs every layer on every mutant
-instead. The report names, per mutant, the layer and the first failing test.
+Layers: `kit` (the properties and the fuzz replays: ctest labels property and fuzz-replay),
+`unit` (the unit tests: label unit, without the install test), `conform` and `conform-full`.
+Both conform layers are built from conformance/runner alone, so a mutant of the runner or of
+the value builder recompiles the runner library and its test programs, not the whole kit.
+`conform` is the runner's GoogleTest cases (label conformance) without the ones that push the
+whole corpus through processes, notations and exports (the corpus, export, notation, hostile
+encoder and mode-agreement suites: two thirds of the label's time, and none of them about a
+verdict the others do not check); `conform-full` is the whole label but the third-party
+adapters' pinned counts (which depend on the library versions installed, not on the runner):
+the corpus suites and the shell and Python tests (the judge against cbor2 and msgpack-python,
+the GitHub Action, the export round trip, the kit's encoder check). A mutant runs its layers in the order it lists them and is killed by the first one
+with a failing test; `--every-layer` runs all of its layers instead. The unmutated copy runs
+every layer some selected mutant lists. The report names, per mutant, the layer and the first
+failing test.
 
-Exit status: 0 every non-equivalent mutant was killed by the kit layer; 1 some survived the kit
-layer (or did not build); 2 usage error or a broken mutants file; 3 the unmutated copy fails to
-build or fails a test.
+Exit status: 0 every non-equivalent mutant was killed by its first layer; 1 some survived it
+(or did not build); 2 usage error or a broken mutants file; 3 the unmutated copy fails to build
+or fails a test.
 """
 
 from __future__ import annotations
@@ -41,8 +52,14 @@ LAYERS = {
     # name: (ctest label options, build directories whose `all` targets the layer runs)
     "kit": (["-L", "^(property|fuzz-replay)$"], ["property", "fuzz"]),
     "unit": (["-L", "^unit$", "-LE", "^install$"], ["reference/test"]),
+    "conform": (["-L", "^conformance$", "-E", r"^(conform_|(ConformCorpus|CorpusExport|JsonNotation|Hostile)\.|"
+                 r"Harness\.PerVectorAndBatchModesAgree|Command\.PythonEncodersGiveTheSameVerdicts)"],
+                ["conformance/runner"]),
+    "conform-full": (["-L", "^conformance$", "-E", "^conform_adapter_"], ["conformance/runner"]),
 }
-KEYS = {"file", "find", "replace", "why", "equivalent"}
+DEFAULT_LAYERS = ["kit", "unit"]
+KEYS = {"file", "find", "replace", "why", "layers", "equivalent"}
+MUTABLE = ("reference/", "conformance/", "testkit/")
 
 
 class ListError(Exception):
@@ -66,6 +83,11 @@ class Mutant:
     @property
     def replace(self) -> str:
         return self.fields["replace"].replace("\\n", "\n")
+
+    @property
+    def layers(self) -> list[str]:
+        given = self.fields.get("layers")
+        return [name.strip() for name in given.split(",")] if given else list(DEFAULT_LAYERS)
 
 
 def read_mutants(path: Path, root: Path) -> list[Mutant]:
@@ -105,8 +127,12 @@ def read_mutants(path: Path, root: Path) -> list[Mutant]:
         for key in ("file", "find", "replace", "why"):
             if key not in mutant.fields:
                 raise ListError(f"{where} has no '{key}'")
-        if not mutant.file.startswith("reference/"):
-            raise ListError(f"{where}: file {mutant.file} is not under reference/")
+        if not mutant.file.startswith(MUTABLE):
+            raise ListError(f"{where}: file {mutant.file} is not under {', '.join(MUTABLE)}")
+        unknown = [name for name in mutant.layers if name not in LAYERS]
+        if unknown or not mutant.layers or len(set(mutant.layers)) != len(mutant.layers):
+            raise ListError(f"{where}: layers '{mutant.fields.get('layers', '')}' is not a list of "
+                            f"distinct layers among {', '.join(LAYERS)}")
         if mutant.find == mutant.replace:
             raise ListError(f"{where}: 'replace' equals 'find'")
         target = root / mutant.file
@@ -235,7 +261,9 @@ def main() -> int:
     if not runner.configure(baseline):
         print(f"mutate: configuring the scratch copy failed; see {baseline}", file=sys.stderr)
         return 3
-    for name in LAYERS:
+    # the layers the selected mutants run, in the order they first appear
+    wanted = list(dict.fromkeys(name for m in mutants for name in m.layers))
+    for name in wanted:
         started = time.monotonic()
         verdict, test = runner.layer(name, baseline)
         if verdict != "pass":
@@ -255,9 +283,10 @@ def main() -> int:
         started = time.monotonic()
         target.write_text(original.replace(mutant.find, mutant.replace, 1), encoding="utf-8")
         outcome = {"id": mutant.ident, "file": mutant.file, "why": mutant.fields["why"],
-                   "equivalent": mutant.fields.get("equivalent", ""), "layers": {}}
+                   "equivalent": mutant.fields.get("equivalent", ""), "plan": mutant.layers,
+                   "layers": {}}
         try:
-            for name in LAYERS:
+            for name in mutant.layers:
                 verdict, test = runner.layer(name, log)
                 outcome["layers"][name] = [verdict, test]
                 if verdict != "pass" and not args.every_layer:
@@ -281,8 +310,8 @@ def load_results(work: Path) -> list[dict]:
 
 
 def killer(outcome: dict) -> str:
-    for name in LAYERS:
-        verdict, _ = outcome["layers"].get(name, ["pass", ""])
+    # the layers in the order they ran (JSON objects keep their order)
+    for name, (verdict, _) in outcome["layers"].items():
         if verdict == "build":
             return "build"
         if verdict == "fail":
@@ -318,13 +347,17 @@ def summarise(work: Path, results: list[dict], every_layer: bool) -> int:
           f"equivalent, {len(broken)} do not build")
     if counted:
         for name in LAYERS:
+            # each layer's score over the mutants that list it
+            planned = [o for o in counted if name in plan(o)]
+            if not planned:
+                continue
             if every_layer:
-                kills = sum(1 for o in counted if o["layers"].get(name, ["pass"])[0] == "fail")
+                kills = sum(1 for o in planned if o["layers"].get(name, ["pass"])[0] == "fail")
                 label = f"{name} layer alone"
             else:
-                kills = sum(1 for o in counted if killer(o) == name)
+                kills = sum(1 for o in planned if killer(o) == name)
                 label = f"first killed by {name}"
-            print(f"  {label}: {kills} of {len(counted)} ({100.0 * kills / len(counted):.1f} %)")
+            print(f"  {label}: {kills} of {len(planned)} ({100.0 * kills / len(planned):.1f} %)")
         survivors = [o["id"] for o in counted if killer(o) == "survived"]
         killed = len(counted) - len(survivors)
         print(f"  killed by some layer: {killed} of {len(counted)} "
@@ -332,8 +365,13 @@ def summarise(work: Path, results: list[dict], every_layer: bool) -> int:
         if survivors:
             print(f"  survivors: {', '.join(survivors)}")
     print(f"report: {work / 'report.md'}")
-    kit_missed = [o for o in counted if killer(o) != "kit"]
-    return 1 if kit_missed or broken else 0
+    first_missed = [o for o in counted if killer(o) != plan(o)[0]]
+    return 1 if first_missed or broken else 0
+
+
+def plan(outcome: dict) -> list[str]:
+    """The layers a mutant listed (results of earlier versions: the default)."""
+    return outcome.get("plan") or list(DEFAULT_LAYERS)
 
 
 if __name__ == "__main__":

@@ -175,7 +175,8 @@ std::vector<Json> node_candidates(const Json& j) {
         }
         case Json::value_t::number_unsigned:
         case Json::value_t::number_integer: {
-            const bool negative = j.is_number_integer() && j.template get<std::int64_t>() < 0;
+            // is_number_integer() holds for unsigned too, and 2^63 and above read as int64 are negative
+            const bool negative = !j.is_number_unsigned() && j.template get<std::int64_t>() < 0;
             const std::uint64_t m = negative ? detail_shrink::magnitude_of(j.template get<std::int64_t>())
                                              : j.template get<std::uint64_t>();
             if (m == 0) break;
