@@ -284,6 +284,17 @@ bool read_back_ndarray(Json& node) {
         return false;
     }
     Json data = node["_ArrayData_"];
+    if (type == "single" || type == "double") {
+        // written in the element type: an integer or a double binary32 cannot hold comes back
+        // rounded to it
+        for (auto& e : data) {
+            if (type == "single") {
+                e = static_cast<double>(e.template get<float>());
+            } else {
+                e = e.template get<double>();
+            }
+        }
+    }
     if (type == "char") {
         for (auto& c : data) {
             c = std::string(1, static_cast<char>(c.template get<std::uint64_t>()));

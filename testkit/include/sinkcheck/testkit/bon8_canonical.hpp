@@ -129,8 +129,8 @@ public:
                     }
                     const std::size_t n = top.members;
                     if (n <= 4) {
-                        return flaw(offset(), "an open-ended " + std::string(top.object ? "object" : "array") +
-                                                  " of " + std::to_string(n) + (top.object ? " members" : " elements") +
+                        return flaw(offset(), "an open-ended " + std::string(top.object ? "object" : "array") + " of " +
+                                                  std::to_string(n) + (top.object ? " members" : " elements") +
                                                   " closed by fe: 0..4 take the counted marker");
                     }
                     ++p_;

@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "sinkcheck/encode.hpp"
-#include "sinkcheck/oracle.hpp"
 #include "sinkcheck/options.hpp"
+#include "sinkcheck/oracle.hpp"
 #include "sinkcheck/testkit/edges.hpp"
 #include "sinkcheck/testkit/hex.hpp"
 #include "sinkcheck/testkit/refusals.hpp"
@@ -231,9 +231,9 @@ std::string divergence_mismatch(format f, const Json& doc, const encode_options&
     }
     if (ours.refused) {
         // a refusal later in the value than this divergence: the refusal is judged on its own
-        return expected && *expected == *ours.refused ? ""
-                                                      : "divergence '" + id + "' changes bytes, but the reference threw " +
-                                                            ours.refused->describe();
+        return expected && *expected == *ours.refused
+                   ? ""
+                   : "divergence '" + id + "' changes bytes, but the reference threw " + ours.refused->describe();
     }
     std::size_t renamed = 0;
     const Json theirs_for = counterpart(f, doc, renamed);

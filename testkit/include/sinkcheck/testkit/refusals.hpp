@@ -54,8 +54,8 @@ bool framed_old_binary(const Binary& b) {
     if (b.size() < 4) {
         return false;
     }
-    const std::uint64_t count = std::uint64_t{b[0]} | std::uint64_t{b[1]} << 8 | std::uint64_t{b[2]} << 16 |
-                                std::uint64_t{b[3]} << 24;
+    const std::uint64_t count =
+        std::uint64_t{b[0]} | std::uint64_t{b[1]} << 8 | std::uint64_t{b[2]} << 16 | std::uint64_t{b[3]} << 24;
     return count == b.size() - 4;
 }
 
