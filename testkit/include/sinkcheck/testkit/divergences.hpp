@@ -197,6 +197,24 @@ inline bool put_back_type_keys(std::vector<std::uint8_t>& bytes, std::size_t ren
 
 }  // namespace detail_divergences
 
+/// 3.11.2's bytes for the value the records say the reference writes for doc: doc itself where no
+/// record applies, its counterpart where the kit's own reading (not known_divergence(), which asks
+/// the encoders' code) finds non-finite UBJSON floats or ND-arrays BJData writes otherwise. nullopt
+/// when 3.11.2 cannot be asked: a refusal, or a divergence the counterpart still has.
+template <class Json>
+std::optional<std::vector<std::uint8_t>> bytes_as_recorded(format f, const Json& doc, const encode_options& o) {
+    std::size_t renamed = 0;
+    const Json theirs_for = detail_divergences::counterpart(f, doc, renamed);
+    if (known_divergence(f, theirs_for, o) != nullptr || first_refusal(f, theirs_for, o)) {
+        return std::nullopt;
+    }
+    std::vector<std::uint8_t> theirs = oracle_encode(f, theirs_for, o);
+    if (!detail_divergences::put_back_type_keys(theirs, renamed)) {
+        return std::nullopt;
+    }
+    return theirs;
+}
+
 /// "" when what the reference did with doc (ours) is the difference the record `id` describes;
 /// otherwise what is wrong. doc must not be deeper than 3.11.2 survives (it is encoded by it).
 template <class Json>
@@ -235,15 +253,12 @@ std::string divergence_mismatch(format f, const Json& doc, const encode_options&
                    ? ""
                    : "divergence '" + id + "' changes bytes, but the reference threw " + ours.refused->describe();
     }
-    std::size_t renamed = 0;
-    const Json theirs_for = counterpart(f, doc, renamed);
-    if (known_divergence(f, theirs_for, o) != nullptr || first_refusal(f, theirs_for, o)) {
-        return "";  // the counterpart still diverges (another entry in the same value): no 3.11.2 bytes to trust
-    }
-    std::vector<std::uint8_t> theirs = oracle_encode(f, theirs_for, o);
-    if (!put_back_type_keys(theirs, renamed)) {
+    // nullopt: the counterpart still diverges (another entry in the same value), no bytes to trust
+    const std::optional<std::vector<std::uint8_t>> expected_bytes = bytes_as_recorded(f, doc, o);
+    if (!expected_bytes) {
         return "";
     }
+    const std::vector<std::uint8_t>& theirs = *expected_bytes;
     if (theirs != ours.bytes) {
         const std::size_t at = static_cast<std::size_t>(
             std::mismatch(theirs.begin(), theirs.end(), ours.bytes.begin(), ours.bytes.end()).first - theirs.begin());

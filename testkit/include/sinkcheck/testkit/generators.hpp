@@ -492,8 +492,8 @@ Json object_of(std::vector<std::pair<std::string, Json>> members) {
 }
 
 /// One element of an integer ND-array from the bits x: anywhere in the type's range five times
-/// in eight, at either end of it once, one past either end once (which 3.11.2 truncates and
-/// the reference writes as an ordinary object: bjdata-ndarray-invalid), any 64-bit value once.
+/// in eight, at either end of it once, past either end once (which 3.11.2 truncates and the
+/// reference writes as an ordinary object: bjdata-ndarray-invalid), any 64-bit value once.
 template <class Json>
 Json ndarray_integer(const edges::ndarray_range& r, std::uint64_t x) {
     const auto at = [](std::int64_t lo, std::uint64_t offset) {
@@ -506,11 +506,20 @@ Json ndarray_integer(const edges::ndarray_range& r, std::uint64_t x) {
     const bool high = (x & 1) != 0;
     switch (x >> 61) {
         case 5: return high ? Json(r.hi) : at(r.lo, 0);
-        case 6:
-            if (high && r.hi != std::numeric_limits<std::uint64_t>::max()) {
-                return Json(r.hi + 1);
+        case 6: {
+            // past an end by 1 up to the range's own width (char: 128..255 among them), where
+            // the integer kinds reach
+            const std::uint64_t step =
+                1 + (span == std::numeric_limits<std::uint64_t>::max() ? 0 : (x >> 1) % (span + 1));
+            const std::uint64_t room_above = std::numeric_limits<std::uint64_t>::max() - r.hi;
+            const std::uint64_t room_below =
+                static_cast<std::uint64_t>(r.lo) + (std::uint64_t{1} << 63);  // lo - INT64_MIN
+            if ((high || room_below == 0) && room_above != 0) {
+                return Json(r.hi + (step < room_above ? step : room_above));
             }
-            return r.lo == std::numeric_limits<std::int64_t>::min() ? Json(r.hi + 1) : Json(r.lo - 1);
+            return Json(
+                static_cast<std::int64_t>(static_cast<std::uint64_t>(r.lo) - (step < room_below ? step : room_below)));
+        }
         case 7: return high ? Json(x) : Json(static_cast<std::int64_t>(x));
         default: return at(r.lo, span == std::numeric_limits<std::uint64_t>::max() ? x : x % (span + 1));
     }
