@@ -9,25 +9,36 @@
 //    judged by the kit's own validator (utf8_oracle.hpp), not by the encoders' check that
 //    known_divergence() also calls: the reference must refuse exactly the values that validator
 //    finds text in that is not UTF-8, so a slip in the shared check cannot hide behind itself.
+//    Every refusal is also judged apart from the encoders and 3.11.2: the error id and the JSON
+//    pointer must be those of the first value the format refuses, by the kit's own walk
+//    (refusals.hpp). A recorded divergence is accepted only as its record describes it
+//    (divergences.hpp): the refusal it names at that place, or 3.11.2's bytes for the value the
+//    record says the reference writes instead.
 // 3. What the reference writes, 3.11.2's decoder (sinkcheck's own for BON8) reads back as an
 //    equal value, up to what the format cannot carry (UBJSON/BJData/BON8 have no binary type;
 //    BSON writes subtype 0 for a binary without one; UBJSON writes NaN and ±Inf as null; 3.11.2
-//    reads some BJData ND-arrays back as plain arrays).
+//    reads some BJData ND-arrays back as plain arrays). BON8 output must also be in the canonical
+//    form, by a checker of its own (bon8_canonical.hpp): the decoder accepts longer forms.
 // Both run for nlohmann::json (keys in bytewise order) and ordered_json (insertion order).
 // Nesting stays within 64 levels: 3.11.2's writers, readers, == and copy recurse.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sinkcheck/detail/utf8.hpp"
 #include "sinkcheck/format/bon8_decoder.hpp"
 #include "sinkcheck/oracle.hpp"
+#include "sinkcheck/testkit/bon8_canonical.hpp"
 #include "sinkcheck/testkit/check.hpp"
+#include "sinkcheck/testkit/divergences.hpp"
 #include "sinkcheck/testkit/properties.hpp"
+#include "sinkcheck/testkit/refusals.hpp"
 #include "sinkcheck/testkit/utf8_oracle.hpp"
 #include "test_support.hpp"
 
@@ -76,6 +87,7 @@ struct encoded {
     std::vector<std::uint8_t> bytes;  // complete output, or what was written before a refusal
     std::string error;                // "" when the encoder completed
     int id = 0;
+    std::optional<refusal> refused;  // the error id and the pointer it names
 };
 
 template <class Json>
@@ -87,6 +99,7 @@ encoded reference(format f, const Json& doc, const encode_options& o) {
     } catch (const encode_error& e) {
         out.error = reference_error(e) + " at '" + e.pointer() + "'";
         out.id = e.id();
+        out.refused = refusal{reference_error(e), e.pointer()};
     }
     out.bytes = w.take();
     return out;
@@ -131,6 +144,20 @@ Json without_refusals(const Json& doc) {
     return out;
 }
 
+/// The reference refuses exactly what the kit's own walk finds first (refusals.hpp): the same
+/// error id and the same JSON pointer, or writes the value when the walk finds nothing.
+template <class Json>
+void require_the_first_refusal(const std::string& at, format f, const Json& doc, const encode_options& o,
+                               const encoded& ours) {
+    const std::optional<refusal> expected = first_refusal(f, doc, o);
+    if (expected != ours.refused) {
+        RC_FAIL(at + ": the reference " +
+                (ours.refused ? "refused with " + ours.refused->describe() : "wrote " + hex_of(ours.bytes)) +
+                ", but the first value it must refuse, by the kit's own walk, is " +
+                (expected ? expected->describe() : std::string("none: it must write the value")));
+    }
+}
+
 template <class Json>
 void encoders_match_nlohmann_or_record_a_divergence() {
     const bool hostile = *rc::gen::arbitrary<bool>();
@@ -146,6 +173,7 @@ void encoders_match_nlohmann_or_record_a_divergence() {
             const encode_options o = options_for(f, sh);
             const std::string at = shape_name(f, sh);
             const encoded ours = reference(f, doc, o);
+            require_the_first_refusal(at, f, doc, o, ours);
             const std::string bad_text = invalid_utf8_in(doc);
             if (!bad_text.empty() && ours.error.empty()) {
                 RC_FAIL(at + ": the value holds text that is not UTF-8 (" + bad_text +
@@ -175,6 +203,11 @@ void encoders_match_nlohmann_or_record_a_divergence() {
                                              theirs, ours.bytes, &doc, f, o));
                     }
                 }
+                // the difference must be the one the record describes, not any at all
+                const std::string wrong = divergence_mismatch(f, doc, o, id, {ours.bytes, ours.refused});
+                if (!wrong.empty()) {
+                    RC_FAIL(at + ": " + wrong);
+                }
                 continue;
             }
             std::vector<std::uint8_t> theirs;
@@ -197,6 +230,15 @@ void encoders_match_nlohmann_or_record_a_divergence() {
             }
             if (ours.bytes != theirs) {
                 RC_FAIL(bytes_report(at + ": unrecorded divergence from 3.11.2", theirs, ours.bytes, &doc, f, o));
+            }
+            // known_divergence() asks the encoders' own code; where the kit's reading of the records
+            // finds one (an ND-array BJData does not allow, say), 3.11.2's bytes for the value as
+            // recorded are what the reference must write
+            const auto recorded = bytes_as_recorded(f, doc, o);
+            if (recorded && ours.bytes != *recorded) {
+                RC_FAIL(bytes_report(at + ": no divergence named, but the kit's reading of the records finds one, and "
+                                          "the reference does not write 3.11.2's bytes for the value as recorded",
+                                     *recorded, ours.bytes, &doc, f, o));
             }
         }
     }
@@ -244,10 +286,24 @@ template <class Json>
 bool read_back_ndarray(Json& node) {
     std::vector<std::uint64_t> dims;
     std::string type;
-    if (!ndarray_dims(node, dims, type)) {
+    // an ND-array whose dimensions or data BJData does not allow is written as an ordinary
+    // object (bjdata-ndarray-invalid) and reads back as one
+    const ndarray verdict = classify_ndarray(node);
+    if (!ndarray_dims(node, dims, type) || (verdict != ndarray::sound && verdict != ndarray::punned)) {
         return false;
     }
     Json data = node["_ArrayData_"];
+    if (type == "single" || type == "double") {
+        // written in the element type: an integer or a double binary32 cannot hold comes back
+        // rounded to it
+        for (auto& e : data) {
+            if (type == "single") {
+                e = static_cast<double>(e.template get<float>());
+            } else {
+                e = e.template get<double>();
+            }
+        }
+    }
     if (type == "char") {
         for (auto& c : data) {
             c = std::string(1, static_cast<char>(c.template get<std::uint64_t>()));
@@ -308,9 +364,17 @@ void round_trips() {
             const encode_options o = options_for(f, sh);
             const std::string at = shape_name(f, sh);
             const encoded ours = reference(f, doc, o);
+            require_the_first_refusal(at, f, doc, o, ours);
             if (!ours.error.empty()) {
                 RC_TAG(std::string(format_name(f)) + " refuses: " + ours.error.substr(0, ours.error.find(' ')));
                 continue;
+            }
+            if (f == format::bon8) {
+                // the decoder reads non-canonical input too: the canonical form has its own judge
+                if (const auto flaw = bon8_canonical_flaw(ours.bytes, std::is_same_v<Json, nlohmann::json>)) {
+                    RC_FAIL(at + ": not BON8's canonical form: " + flaw->describe() + "\n  bytes " +
+                            hex_of(ours.bytes));
+                }
             }
             Json back;
             try {

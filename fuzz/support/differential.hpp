@@ -8,10 +8,13 @@
 //     too deep for 3.11.2's recursive writer (depth > oracle_depth);
 //   - every sink's in the catalogue (the windowed ones at a window the input picks), including
 //     which error is thrown;
-//   - the value itself after decoding (nlohmann's decoder; sinkcheck's own for BON8);
+//   - the value itself after decoding (nlohmann's decoder; sinkcheck's own for BON8), and for
+//     BON8 the canonical form, judged apart from that decoder (bon8_canonical.hpp);
 // and the reference must refuse exactly the values whose text the kit's own UTF-8 validator
 // (utf8_oracle.hpp) finds not UTF-8: known_divergence() asks the encoders' own check, which
-// cannot be the judge of itself.
+// cannot be the judge of itself. Every refusal must name the error id and the JSON pointer of
+// the first value the kit's own walk finds refusable (refusals.hpp), and a recorded divergence
+// must be the difference its record describes (divergences.hpp), not any difference.
 // Encoder exceptions are never swallowed: an error in one place and not in another is a finding.
 #pragma once
 
@@ -31,7 +34,10 @@
 #include "sinkcheck/error.hpp"
 #include "sinkcheck/format/bon8_decoder.hpp"
 #include "sinkcheck/oracle.hpp"
+#include "sinkcheck/testkit/bon8_canonical.hpp"
+#include "sinkcheck/testkit/divergences.hpp"
 #include "sinkcheck/testkit/fuzz_report.hpp"
+#include "sinkcheck/testkit/refusals.hpp"
 #include "sinkcheck/testkit/same_value.hpp"
 #include "sinkcheck/testkit/utf8_oracle.hpp"
 #include "sinkcheck/testkit/value_from_bytes.hpp"
@@ -66,6 +72,7 @@ struct outcome {
     bool failed = false;
     std::string error;  // "type_error.316", "out_of_range.407", ...
     std::string what;
+    std::optional<testkit::refusal> refused;  // the reference's refusal: its id and JSON pointer
 
     std::string describe() const {
         return failed ? "threw " + error + ": " + what : std::to_string(bytes.size()) + " bytes";
@@ -81,6 +88,7 @@ outcome capture(F&& encode) {
         out.failed = true;
         out.error = std::string(e.category()) + "." + std::to_string(e.id());
         out.what = e.what();
+        out.refused = testkit::refusal{out.error, e.pointer()};
     } catch (const nlohmann::json::exception& e) {
         // nlohmann's what() starts with "[json.exception.<category>.<id>] "
         const std::string w = e.what();
@@ -144,12 +152,19 @@ private:
 
         const outcome ours = reference(j, o);
         check_text_verdict(ours);
+        check_refusal(ours);
         const char* divergence = known_divergence(fmt, j, o);
         const bool oracle_usable = oracle_has(fmt) && divergence == nullptr && depth_ <= oracle_depth;
         if (oracle_usable) {
             compare_with_oracle(ours);
         }
+        if (divergence != nullptr && oracle_has(fmt) && depth_ <= oracle_depth) {
+            check_divergence(ours, divergence);
+        }
         compare_sinks(ours);
+        if (fmt == format::bon8 && !ours.failed) {
+            check_canonical_form(ours);
+        }
         if (!ours.failed && depth_ <= oracle_depth && (divergence == nullptr || fmt == format::bon8)) {
             check_round_trip(ours);
         }
@@ -180,6 +195,27 @@ private:
         }
     }
 
+    /// The reference refuses exactly the first value the kit's own walk finds (refusals.hpp),
+    /// naming it with the same id and JSON pointer; 3.11.2's id alone cannot tell the place.
+    void check_refusal(const outcome& ours) {
+        const std::optional<testkit::refusal> expected = testkit::first_refusal(fmt, *value_, options_);
+        if (expected != ours.refused) {
+            report_error_only(
+                mismatch::refusal, 0, "reference encoder",
+                (ours.failed ? "threw " + ours.what : "wrote " + std::to_string(ours.bytes.size()) + " bytes") +
+                    ", but by the kit's own walk the first value to refuse is " +
+                    (expected ? expected->describe() : std::string("none")));
+        }
+    }
+
+    /// A recorded divergence must be the difference its record describes (divergences.hpp).
+    void check_divergence(const outcome& ours, const char* id) {
+        const std::string wrong = testkit::divergence_mismatch(fmt, *value_, options_, id, {ours.bytes, ours.refused});
+        if (!wrong.empty()) {
+            report_error_only(mismatch::divergence, 0, "reference encoder", wrong);
+        }
+    }
+
     void compare_with_oracle(const outcome& ours) {
         outcome theirs;
         try {
@@ -195,6 +231,17 @@ private:
         }
         if (!ours.failed && ours.bytes != theirs.bytes) {
             report(mismatch::oracle_bytes, 0, "reference", ours, "nlohmann 3.11.2", theirs);
+        }
+        // known_divergence() asks the encoders' own code: where the kit's reading of the records
+        // finds a divergence it missed, the value as recorded decides the bytes
+        if (!ours.failed) {
+            if (const auto recorded = testkit::bytes_as_recorded(fmt, *value_, options_)) {
+                if (*recorded != ours.bytes) {
+                    outcome as_recorded;
+                    as_recorded.bytes = *recorded;
+                    report(mismatch::divergence, 0, "reference", ours, "3.11.2 (the value as recorded)", as_recorded);
+                }
+            }
         }
     }
 
@@ -224,6 +271,19 @@ private:
                     report_error_only(run.problem_kind, run.site, run.label, run.problem);
                 }
             });
+    }
+
+    /// sinkcheck's BON8 decoder reads longer forms too, so the round trip cannot see an encoder
+    /// that stops writing the shortest one; a checker of its own reading of the spec can.
+    void check_canonical_form(const outcome& ours) {
+        if (const auto flaw = testkit::bon8_canonical_flaw(ours.bytes, true)) {
+            print_finding_header(mismatch::canonical_form, format_name(fmt), "reference encoder",
+                                 "BON8's canonical form");
+            print_note("reference encoder", flaw->describe());
+            print_note("bytes", testkit::hex_window(ours.bytes, flaw->offset));
+            print_context();
+            crash<T>(mismatch::canonical_form, 0);
+        }
     }
 
     void check_round_trip(const outcome& ours) {

@@ -17,6 +17,26 @@
 
 namespace sinkcheck::testkit::edges {
 
+/// The range of a BJData ND-array element type (BJData Draft 2 "Numeric"; "char" holds
+/// 0..127); lo is 0 or negative, so a range is [lo, hi] over both integer kinds.
+struct ndarray_range {
+    const char* name;
+    std::int64_t lo;
+    std::uint64_t hi;
+};
+
+inline constexpr ndarray_range ndarray_ranges[] = {
+    {"uint8", 0, 255},
+    {"int8", -128, 127},
+    {"uint16", 0, 65535},
+    {"int16", -32768, 32767},
+    {"uint32", 0, 4294967295ULL},
+    {"int32", -2147483648LL, 2147483647U},
+    {"uint64", 0, 18446744073709551615ULL},
+    {"int64", -9223372036854775807LL - 1, 9223372036854775807ULL},
+    {"char", 0, 127},
+};
+
 inline constexpr std::uint64_t unsigned_integers[] = {0,
                                                       1,
                                                       23,

@@ -38,14 +38,18 @@ enum class mismatch : unsigned {
     unexpected_error,  // an exception no sinkcheck component may throw here
     decoder,           // a decoder broke its contract (accepted garbage, wrong offset, ...)
     text_verdict,      // the reference and the kit's own UTF-8 validator disagree about the value's text
+    canonical_form,    // BON8 output that is not in the canonical form (bon8_canonical.hpp)
+    refusal,           // a refusal whose id or JSON pointer is not the kit's own finding (refusals.hpp)
+    divergence,        // a recorded divergence whose difference is not the one its record describes
 };
 /// The last kind above + 1: a kind added after it must move this too, and then needs its name.
-inline constexpr std::size_t mismatch_kinds = static_cast<std::size_t>(mismatch::text_verdict) + 1;
+inline constexpr std::size_t mismatch_kinds = static_cast<std::size_t>(mismatch::divergence) + 1;
 
 inline const char* mismatch_name(mismatch m) noexcept {
     static constexpr const char* names[] = {
-        "sink-bytes", "sink-error", "oracle-bytes", "oracle-error", "error-id",         "round-trip", "capacity-trace",
-        "zero-fill",  "model",      "prefix",       "leak",         "unexpected-error", "decoder",    "text-verdict"};
+        "sink-bytes",     "sink-error",   "oracle-bytes",   "oracle-error", "error-id",  "round-trip",
+        "capacity-trace", "zero-fill",    "model",          "prefix",       "leak",      "unexpected-error",
+        "decoder",        "text-verdict", "canonical-form", "refusal",      "divergence"};
     static_assert(sizeof(names) / sizeof(names[0]) == mismatch_kinds, "a mismatch kind without its name");
     const auto i = static_cast<std::size_t>(m);
     return i < mismatch_kinds ? names[i] : "?";

@@ -272,19 +272,20 @@ inline std::vector<std::size_t> edges_up_to(const std::vector<std::size_t>& v, s
 
 inline rc::Gen<std::string> text_piece(const text_profile& p) {
     const auto cp = [](std::uint32_t lo, std::uint32_t hi) {
-        return rc::gen::map(rc::gen::inRange<std::uint32_t>(lo, hi), [](std::uint32_t c) {
-            // UTF-16 surrogates are not characters: move them past the gap
-            return utf8_of(c >= 0xD800 && c < 0xE000 ? c + 0x800 : c);
-        });
+        return rc::gen::map(rc::gen::inRange<std::uint32_t>(lo, hi), utf8_of);
     };
+    // every three-byte character: U+0800..U+FFFF drawn without the 2,048 UTF-16 surrogates,
+    // which are not characters, and the rest moved up past their gap
+    const auto three_byte = rc::gen::map(rc::gen::inRange<std::uint32_t>(0x800, 0x10000 - 0x800),
+                                         [](std::uint32_t c) { return utf8_of(c >= 0xD800 ? c + 0x800 : c); });
     return choice<std::string>({
         {8,
          rc::gen::map(rc::gen::inRange<int>(0, 26), [](int i) { return std::string(1, static_cast<char>('a' + i)); })},
         {2,
-         rc::gen::map(rc::gen::inRange<int>(0x20, 0x7F), [](int c) { return std::string(1, static_cast<char>(c)); })},
+         rc::gen::map(rc::gen::inRange<int>(0x20, 0x80), [](int c) { return std::string(1, static_cast<char>(c)); })},
         {1, rc::gen::map(rc::gen::inRange<int>(1, 0x20), [](int c) { return std::string(1, static_cast<char>(c)); })},
         {2, cp(0x80, 0x800)},
-        {2, cp(0x800, 0xF800)},
+        {2, three_byte},
         {2, cp(0x10000, 0x110000)},
         {2, rc::gen::map(one_of_values<std::uint32_t>(
                              {0x80, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFEFF, 0xFFFD, 0xFFFF, 0x10000, 0x10FFFF}),
@@ -457,7 +458,14 @@ rc::Gen<Json> uniform_element(const value_profile& p) {
         {1, unsigned_in(32768, 65536)},
         {1, signed_in(-2147483648LL, 2147483648LL)},
         {1, unsigned_in(2147483648ULL, 4294967296ULL)},
-        {1, unsigned_in(9223372036854775808ULL, std::numeric_limits<std::uint64_t>::max())},
+        // int64 beyond int32 on both sides (L), and every uint64 above INT64_MAX (M), the
+        // largest included: inRange leaves out its upper bound
+        {1, rc::gen::map(negative_by_bit_length(),
+                         [](std::int64_t v) { return Json(v < INT32_MIN ? v : v - 2147483648LL - 1); })},
+        {1, rc::gen::map(rc::gen::inRange<std::uint64_t>(4294967296ULL, 9223372036854775808ULL),
+                         [](std::uint64_t v) { return Json(static_cast<std::int64_t>(v)); })},
+        {1, rc::gen::map(rc::gen::arbitrary<std::uint64_t>(),
+                         [](std::uint64_t v) { return Json(v | 9223372036854775808ULL); })},
         {1, float_value<Json>()},
         {1, rc::gen::map(text(text_of(p), false), [](std::string s) { return Json(std::move(s)); })},
         {1, rc::gen::just(Json(true))},
@@ -483,9 +491,45 @@ Json object_of(std::vector<std::pair<std::string, Json>> members) {
     return o;
 }
 
+/// One element of an integer ND-array from the bits x: anywhere in the type's range five times
+/// in eight, at either end of it once, past either end once (which 3.11.2 truncates and the
+/// reference writes as an ordinary object: bjdata-ndarray-invalid), any 64-bit value once.
+template <class Json>
+Json ndarray_integer(const edges::ndarray_range& r, std::uint64_t x) {
+    const auto at = [](std::int64_t lo, std::uint64_t offset) {
+        // lo + offset, as the integer kind that holds it
+        const std::uint64_t v = static_cast<std::uint64_t>(lo) + offset;
+        return lo < 0 && offset < static_cast<std::uint64_t>(-(lo + 1)) + 1 ? Json(static_cast<std::int64_t>(v))
+                                                                            : Json(v);
+    };
+    const std::uint64_t span = r.hi + static_cast<std::uint64_t>(-(r.lo + 1)) + 1;  // hi - lo, wrapping
+    const bool high = (x & 1) != 0;
+    switch (x >> 61) {
+        case 5: return high ? Json(r.hi) : at(r.lo, 0);
+        case 6: {
+            // past an end by 1 up to the range's own width (char: 128..255 among them), where
+            // the integer kinds reach
+            const std::uint64_t step =
+                1 + (span == std::numeric_limits<std::uint64_t>::max() ? 0 : (x >> 1) % (span + 1));
+            const std::uint64_t room_above = std::numeric_limits<std::uint64_t>::max() - r.hi;
+            const std::uint64_t room_below =
+                static_cast<std::uint64_t>(r.lo) + (std::uint64_t{1} << 63);  // lo - INT64_MIN
+            if ((high || room_below == 0) && room_above != 0) {
+                return Json(r.hi + (step < room_above ? step : room_above));
+            }
+            return Json(
+                static_cast<std::int64_t>(static_cast<std::uint64_t>(r.lo) - (step < room_below ? step : room_below)));
+        }
+        case 7: return high ? Json(x) : Json(static_cast<std::int64_t>(x));
+        default: return at(r.lo, span == std::numeric_limits<std::uint64_t>::max() ? x : x % (span + 1));
+    }
+}
+
 /// A BJData ND-array object (docs/formats.md#bjdata): the three keys, a declared element type,
-/// a size array and data of the declared type. Now and then a near miss that 3.11.2 must write
-/// as an ordinary object: a data count one off, an unknown type name.
+/// a size array and data of the declared type, drawn over the type's whole range and a step
+/// past it; float data any double now and then, an integer too (bjdata-ndarray-punned-float).
+/// Now and then a near miss that 3.11.2 must write as an ordinary object: a data count one off,
+/// an unknown type name.
 template <class Json>
 rc::Gen<Json> ndarray_value() {
     static const std::vector<std::string> types = {"uint8",  "int8",  "uint16", "int16",  "uint32", "int32",
@@ -502,28 +546,29 @@ rc::Gen<Json> ndarray_value() {
                 count += 1;
             }
             Json data = Json::array();
+            const std::string& ty = types[t];
             for (std::size_t i = 0; i < count; ++i) {
-                const std::uint64_t x = (salt + i) * 0x9E3779B97F4A7C15ULL;
-                const std::string& ty = types[t];
+                std::uint64_t x = (salt + i) * 0x9E3779B97F4A7C15ULL;
+                x ^= x >> 29;
                 if (ty == "single" || ty == "double") {
-                    data.push_back(static_cast<double>(static_cast<float>(static_cast<std::int64_t>(x % 2001) - 1000)) /
-                                   4.0);
-                } else if (ty == "int8") {
-                    data.push_back(static_cast<std::int64_t>(x % 256) - 128);
-                } else if (ty == "int16") {
-                    data.push_back(static_cast<std::int64_t>(x % 65536) - 32768);
-                } else if (ty == "int32" || ty == "int64") {
-                    data.push_back(static_cast<std::int64_t>(x % 4000001) - 2000000);
-                } else if (ty == "uint8" || ty == "char") {
-                    data.push_back(static_cast<std::uint64_t>(x % (ty == "char" ? 128 : 256)));
-                } else if (ty == "uint16") {
-                    data.push_back(static_cast<std::uint64_t>(x % 65536));
-                } else {
-                    data.push_back(static_cast<std::uint64_t>(x % 5000000000ULL));
+                    switch (x % 8) {
+                        case 0: data.push_back(double_from_bits(x)); break;
+                        case 1: data.push_back(static_cast<std::int64_t>(x % 2001) - 1000); break;
+                        default:
+                            data.push_back(
+                                static_cast<double>(static_cast<float>(static_cast<std::int64_t>(x % 2001) - 1000)) /
+                                4.0);
+                    }
+                    continue;
+                }
+                for (const edges::ndarray_range& r : edges::ndarray_ranges) {
+                    if (ty == r.name) {
+                        data.push_back(ndarray_integer<Json>(r, x));
+                    }
                 }
             }
             Json o = Json::object();
-            o["_ArrayType_"] = near_miss == 2 ? std::string("uint128") : types[t];
+            o["_ArrayType_"] = near_miss == 2 ? std::string("uint128") : ty;
             o["_ArraySize_"] = std::move(size);
             o["_ArrayData_"] = std::move(data);
             return o;

@@ -62,17 +62,19 @@ inline std::size_t first_invalid_utf8(std::string_view s) noexcept {
     return utf8_ok;
 }
 
+/// A key as a JSON pointer token (RFC 6901 §3: '~' as "~0", '/' as "~1").
+inline std::string pointer_token(std::string_view key) {
+    std::string out;
+    for (char c : key) {
+        out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    }
+    return out;
+}
+
 /// Where text in j is not UTF-8 ("string at /a/0", "key at /b, byte 2"), or "" when every string
 /// and every key is. Walks without recursion, so any depth is fine.
 template <class Json>
 std::string invalid_utf8_in(const Json& j) {
-    const auto escape = [](const std::string& key) {
-        std::string out;
-        for (char c : key) {
-            out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
-        }
-        return out;
-    };
     std::vector<std::pair<const Json*, std::string>> todo{{&j, ""}};
     while (!todo.empty()) {
         auto [node, pointer] = std::move(todo.back());
@@ -88,7 +90,7 @@ std::string invalid_utf8_in(const Json& j) {
                 if (at != utf8_ok) {
                     return "key in '" + pointer + "', byte " + std::to_string(at);
                 }
-                todo.emplace_back(&it.value(), pointer + "/" + escape(it.key()));
+                todo.emplace_back(&it.value(), pointer + "/" + pointer_token(it.key()));
             }
         } else if (node->is_array()) {
             for (std::size_t i = 0; i < node->size(); ++i) {

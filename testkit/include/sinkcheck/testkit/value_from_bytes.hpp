@@ -581,15 +581,26 @@ private:
         if (in_.template ConsumeIntegralInRange<int>(0, 7) == 0) {
             count += 1;
         }
-        const int kind = in_.template ConsumeIntegralInRange<int>(0, 5);
+        // small numbers mostly; then the width edges of every element type and a step past
+        // them, and integers of any bit length, which a type holds or must refuse
+        const int kind = in_.template ConsumeIntegralInRange<int>(0, 7);
         Json data = Json::array();
         for (std::size_t i = 0; i < count; ++i) {
-            const int v = in_.template ConsumeIntegralInRange<int>(-128, 255);
             switch (kind) {
-                case 0: data.push_back(static_cast<double>(v) / 2.0); break;
-                case 1: data.push_back(static_cast<std::int64_t>(v)); break;
+                case 0:
+                    data.push_back(static_cast<double>(in_.template ConsumeIntegralInRange<int>(-128, 255)) / 2.0);
+                    break;
+                case 1:
+                    data.push_back(static_cast<std::int64_t>(in_.template ConsumeIntegralInRange<int>(-128, 255)));
+                    break;
                 case 2: data.push_back("x"); break;
-                default: data.push_back(static_cast<std::uint64_t>(v < 0 ? -v : v)); break;
+                case 4: data.push_back(edge_unsigned()); break;
+                case 5: data.push_back(edge_signed()); break;
+                case 6: data.push_back(sized_unsigned(64)); break;
+                case 7: data.push_back(sized_negative()); break;
+                default:
+                    data.push_back(static_cast<std::uint64_t>(in_.template ConsumeIntegralInRange<int>(0, 255)));
+                    break;
             }
         }
         nodes_ += count + dims;
