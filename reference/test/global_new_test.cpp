@@ -23,6 +23,25 @@ struct alignas(64) over_aligned {
     unsigned char bytes[64];
 };
 
+// The sized forms are declared only where sized deallocation is on (g++ by default; clang 14 with
+// -fsized-deallocation): elsewhere the unsized form stands in.
+void delete_sized(void* p, std::size_t n) {
+#if defined(__cpp_sized_deallocation)
+    ::operator delete(p, n);
+#else
+    (void)n;
+    ::operator delete(p);
+#endif
+}
+void delete_array_sized(void* p, std::size_t n, std::align_val_t a) {
+#if defined(__cpp_sized_deallocation)
+    ::operator delete[](p, n, a);
+#else
+    (void)n;
+    ::operator delete[](p, a);
+#endif
+}
+
 TEST(GlobalNew, IsLinkedIntoThisProgram) { EXPECT_TRUE(global_new_hooked()); }
 
 TEST(GlobalNew, CountsWhatIsAllocatedInsideAnArmedScope) {
@@ -106,14 +125,22 @@ TEST(GlobalNew, EveryFormIsCountedAndEveryDeleteFormReleases) {
         EXPECT_EQ(log.allocation_sizes(), (std::vector<std::size_t>{10, 20, 30, 40, 50, 60, 70, 80, 64}));
         EXPECT_EQ(log.live_allocations(), 9U);
         // released unarmed: a block the run's log handed out is recorded wherever it is freed
-        ::operator delete(p[0], 10);
+        delete_sized(p[0], 10);
         ::operator delete[](p[1]);
         ::operator delete(p[2], std::nothrow);
+#if defined(__cpp_sized_deallocation)
         ::operator delete[](p[3], 40);
+#else
+        ::operator delete[](p[3]);
+#endif
+#if defined(__cpp_sized_deallocation)
         ::operator delete(p[4], 50, std::align_val_t(64));
+#else
+        ::operator delete(p[4], std::align_val_t(64));
+#endif
         ::operator delete[](p[5], std::align_val_t(128));
         ::operator delete(p[6], std::align_val_t(256), std::nothrow);
-        ::operator delete[](p[7], 80, std::align_val_t(64));
+        delete_array_sized(p[7], 80, std::align_val_t(64));
         escape = typed;
         delete typed;
     }
@@ -121,11 +148,14 @@ TEST(GlobalNew, EveryFormIsCountedAndEveryDeleteFormReleases) {
 }
 
 TEST(GlobalNew, ASizedDeleteOfAnotherSizeIsAMismatch) {
+#if !defined(__cpp_sized_deallocation)
+    GTEST_SKIP() << "sized deallocation is off in this build";
+#endif
     allocation_log log;
     const new_tracking tracking(log);
     const armed_scope on;
     void* p = ::operator new(24);
-    ::operator delete(p, 23);
+    delete_sized(p, 23);
     EXPECT_EQ(log.mismatches(), 1U);
     EXPECT_EQ(log.live_allocations(), 0U);
 }
