@@ -1,8 +1,14 @@
 # CMake functions of the test kit, for projects that find_package(sinkcheck COMPONENTS testkit).
 #
-# sinkcheck_add_sink_check(NAME SOURCES src... [LIBS lib...] [LABELS label...] [TIMEOUT s])
+# sinkcheck_add_sink_check(NAME SOURCES src... [LIBS lib...] [LABELS label...] [TIMEOUT s]
+#                          [ALLOCATIONS new|kit-only] [EXPECT_CAUGHT regex])
 #   A GoogleTest executable from sources that use SINKCHECK_SINK_PROPERTIES; each property is a
-#   CTest test of its own (labels: sinkcheck plus LABELS).
+#   CTest test of its own (labels: sinkcheck plus LABELS). ALLOCATIONS new (the default) links the
+#   kit's replacement of the global operator new and delete, so what the sink allocates through
+#   new is counted and failed like the tracing allocator's; kit-only leaves them alone (for a
+#   program that brings its own replacement), and the properties then say they did not see them.
+#   EXPECT_CAUGHT: the sink is a broken one, kept to prove the properties catch it: one CTest test
+#   NAME runs every property and passes only when exactly one fails, with output matching regex.
 #
 # sinkcheck_add_sink_fuzzer(NAME SOURCES src... [LIBS lib...] [CORPUS dir])
 #   A fuzz target (sources define LLVMFuzzerTestOneInput). With clang and SINKCHECK_FUZZ=ON it
@@ -49,16 +55,35 @@ function(sinkcheck_discover_gtests target)
 endfunction()
 
 function(sinkcheck_add_sink_check name)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT;ALLOCATIONS;EXPECT_CAUGHT" "SOURCES;LIBS;LABELS" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "sinkcheck_add_sink_check(${name}): SOURCES is required")
   endif()
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 900)
   endif()
+  if(NOT ARG_ALLOCATIONS)
+    set(ARG_ALLOCATIONS new)
+  endif()
+  if(NOT ARG_ALLOCATIONS MATCHES "^(new|kit-only)$")
+    message(FATAL_ERROR "sinkcheck_add_sink_check(${name}): ALLOCATIONS is new or kit-only, not '${ARG_ALLOCATIONS}'")
+  endif()
   add_executable(${name} ${ARG_SOURCES})
+  if(ARG_ALLOCATIONS STREQUAL "new")
+    sinkcheck_testkit_source(global_new global_new.cpp)
+    target_sources(${name} PRIVATE "${global_new}")
+  endif()
   target_link_libraries(${name} PRIVATE sinkcheck::testkit GTest::gtest_main ${ARG_LIBS})
-  sinkcheck_discover_gtests(${name} LABELS sinkcheck ${ARG_LABELS} TIMEOUT ${ARG_TIMEOUT})
+  if(DEFINED ARG_EXPECT_CAUGHT)
+    # the exit status is not looked at: the regex must name the failure (the property's message,
+    # or GoogleTest's "[  FAILED  ] Suite.Property" line); GoogleTest's "N FAILED TESTS" (plural)
+    # means a second property failed too, which the sink is not kept for
+    add_test(NAME ${name} COMMAND ${name})
+    set_tests_properties(${name} PROPERTIES PASS_REGULAR_EXPRESSION "${ARG_EXPECT_CAUGHT}"
+      FAIL_REGULAR_EXPRESSION "[0-9]+ FAILED TESTS" LABELS "sinkcheck;caught;${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
+  else()
+    sinkcheck_discover_gtests(${name} LABELS sinkcheck ${ARG_LABELS} TIMEOUT ${ARG_TIMEOUT})
+  endif()
 endfunction()
 
 option(SINKCHECK_FUZZ "Build sinkcheck fuzz targets with libFuzzer (clang only)" OFF)

@@ -4,6 +4,7 @@
 // into one shared allocation_log, with its size. The log can make the k-th allocation from now
 // throw std::bad_alloc (to drive a sink through a failure at every allocation of a document), and
 // reports what is still live, so a test can show that a sink which threw has leaked nothing.
+// The kit's hook of global operator new (global_new.hpp) feeds a log of its own the same way.
 // Not thread-safe: a log belongs to one test.
 #pragma once
 
@@ -16,6 +17,8 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "sinkcheck/instrument/global_new.hpp"
 
 namespace sinkcheck {
 
@@ -39,6 +42,7 @@ public:
     }
 
     void* allocate(std::size_t bytes, std::size_t align) {
+        const kit_section own;  // the log's containers and the memory itself are not a sink's
         ++attempts_;
         if (fail_all_ || attempts_ == fail_serial_) {
             events_.push_back({kind::failed, bytes, nullptr});
@@ -57,6 +61,7 @@ public:
     }
 
     void deallocate(void* p, std::size_t bytes, std::size_t align) noexcept {
+        const kit_section own;
         events_.push_back({kind::deallocate, bytes, p});
         const auto it = live_.find(p);
         if (it == live_.end() || it->second != bytes) {
@@ -67,6 +72,16 @@ public:
             live_.erase(it);
         }
         ::operator delete(p, std::align_val_t(align));
+    }
+
+    /// Whether p is live and was handed out by this log; if so, bytes is the size it was allocated with.
+    bool live_size(const void* p, std::size_t& bytes) const noexcept {
+        const auto it = live_.find(p);
+        if (it == live_.end()) {
+            return false;
+        }
+        bytes = it->second;
+        return true;
     }
 
     const std::vector<event>& events() const noexcept { return events_; }

@@ -10,6 +10,10 @@
 //
 // The sink is destroyed while the exception is still in flight (the rethrow below), because
 // "trims during unwinding" is a claim about exactly that moment.
+//
+// Two logs see the allocations: the target's tracing allocator, and the hook of global operator
+// new (sinkcheck/instrument/global_new.hpp), armed only while the harness is inside a call into
+// the sink, so that what the encoder and the harness allocate is never taken for the sink's.
 #pragma once
 
 #include <algorithm>
@@ -17,10 +21,12 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 #include <new>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -30,6 +36,7 @@
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/error.hpp"
 #include "sinkcheck/instrument/fault_sink.hpp"
+#include "sinkcheck/instrument/global_new.hpp"
 #include "sinkcheck/instrument/tracing_allocator.hpp"
 #include "sinkcheck/sink/growth_observer.hpp"
 #include "sinkcheck/sink/vector_sink.hpp"
@@ -53,10 +60,14 @@ inline const char* outcome_name(outcome o) {
     return "?";
 }
 
-/// One growth as the sink reported it (growth_observer), kept whole.
+/// One growth as the sink reported it (growth_observer), kept whole. The sink calls it, but what
+/// it allocates is the kit's (global_new.hpp).
 class growth_log final : public growth_observer {
 public:
-    void on_growth(const growth_event& e) override { events.push_back(e); }
+    void on_growth(const growth_event& e) override {
+        const kit_section own;
+        events.push_back(e);
+    }
     std::vector<growth_event> events;
 };
 
@@ -79,14 +90,20 @@ struct run_record {
     std::vector<std::size_t> writes;
     /// Sizes of the target's successful allocations, in order.
     std::vector<std::size_t> allocations;
+    /// Sizes of the sink's successful allocations through global operator new, in order (none
+    /// where the kit's replacement is not linked).
+    std::vector<std::size_t> new_allocations;
+    /// Seeks made through the sink.
+    std::size_t seeks = 0;
     /// Growths the sink reported.
     std::vector<growth_event> growths;
     /// Most bytes ever found writable ahead of the cursor right after a write (container sinks
     /// only, measured on the container itself; none where it cannot be seen).
     std::size_t max_ahead_after_write = none;
-    /// Allocations made while the sink was being destroyed (a trim must not allocate).
+    /// Allocations made while the sink was being destroyed (a trim must not allocate), by the
+    /// target and through new.
     std::size_t allocations_in_destructor = 0;
-    /// "" when every byte the target allocated was freed exactly once.
+    /// "" when every byte the target, or the sink through new, allocated was freed exactly once.
     std::string leaks;
     /// Chunk capacities as the chunked sink reports them (chunked sinks only).
     std::vector<std::size_t> chunks;
@@ -140,6 +157,7 @@ public:
     template <class S = Sink>
     auto seek(std::size_t pos) -> decltype(std::declval<S&>().seek(pos)) {
         sink_->seek(pos);
+        ++r_->seeks;
         cursor_ = pos;
         if (probes_.growth != nullptr) {
             events_seen_ = probes_.growth->events.size();  // a seek's own reservation names no write
@@ -247,7 +265,7 @@ inline void record_exception(run_record& r, const run_setup& setup) {
         r.error = e.what();
         r.error_position = e.position();
     } catch (const std::bad_alloc& e) {
-        r.how = setup.alloc_fault != 0 ? outcome::alloc_fault : outcome::other;
+        r.how = setup.alloc_fault != 0 || setup.new_fault != 0 ? outcome::alloc_fault : outcome::other;
         r.error = e.what();
     } catch (const std::exception& e) {
         r.how = outcome::other;
@@ -255,54 +273,157 @@ inline void record_exception(run_record& r, const run_setup& setup) {
     }
 }
 
+/// What the runs of one sink exercised during a property, added up by every run (the property's
+/// runner clears them): what its "not checked" lines are made of.
+struct run_tally {
+    std::size_t runs = 0;
+    std::size_t allocations = 0;
+    std::size_t new_allocations = 0;
+    std::size_t write_faults = 0;
+    std::size_t alloc_faults = 0;
+    std::size_t new_faults = 0;
+    std::size_t seeks = 0;
+};
+
+/// The tallies by sink name (the baseline a property compares with has its own).
+inline std::map<std::string, run_tally>& tallies() {
+    static std::map<std::string, run_tally> t;
+    return t;
+}
+
+inline void count_run(std::string_view sink, const run_record& r, const run_setup& setup) {
+    run_tally& t = tallies()[std::string(sink)];
+    ++t.runs;
+    t.allocations += r.allocations.size();
+    t.new_allocations += r.new_allocations.size();
+    t.write_faults += setup.write_fault != 0 ? 1 : 0;
+    t.alloc_faults += setup.alloc_fault != 0 ? 1 : 0;
+    t.new_faults += setup.new_fault != 0 ? 1 : 0;
+    t.seeks += r.seeks;
+}
+
+/// The leaks of both logs, in one report.
+inline std::string leaks_of(const allocation_log& target, const allocation_log& through_new) {
+    std::string out = target.leak_report();
+    const std::string from_new = through_new.leak_report();
+    if (!from_new.empty()) {
+        out += "through operator new: " + from_new;
+    }
+    return out;
+}
+
+/// The sink, made, called and destroyed with the hook of global operator new armed: what it
+/// allocates through new then is the sink's; what the harness does between its calls is not.
+template <class Sink>
+class armed_sink {
+public:
+    template <class Make>
+    explicit armed_sink(Make&& make) : sink_(make()) {
+        arming_.restore();
+    }
+    ~armed_sink() { sinkcheck::detail::new_hook.armed = true; }  // then sink_ is destroyed, then arming_ restores
+    armed_sink(const armed_sink&) = delete;
+    armed_sink& operator=(const armed_sink&) = delete;
+
+    void write(std::uint8_t b) {
+        const armed_scope on;
+        sink_.write(b);
+    }
+    void write(const std::uint8_t* p, std::size_t n) {
+        const armed_scope on;
+        sink_.write(p, n);
+    }
+    std::size_t position() {
+        const armed_scope on;
+        return sink_.position();
+    }
+    template <class S = Sink>
+    auto seek(std::size_t pos) -> decltype(std::declval<S&>().seek(pos)) {
+        const armed_scope on;
+        return sink_.seek(pos);
+    }
+
+    /// The sink itself, for the traits' probes and capture (the kit's calls, not armed).
+    Sink& get() noexcept { return sink_; }
+
+private:
+    /// Armed from before the sink is made until restore(), and again from the destructor's body
+    /// until the sink is gone (members are destroyed after the body, this one last).
+    class arming {
+    public:
+        arming() noexcept : was_(sinkcheck::detail::new_hook.armed) { sinkcheck::detail::new_hook.armed = true; }
+        void restore() noexcept { sinkcheck::detail::new_hook.armed = was_; }
+        ~arming() { restore(); }
+        arming(const arming&) = delete;
+        arming& operator=(const arming&) = delete;
+
+    private:
+        bool was_;
+    };
+
+    arming arming_;
+    Sink sink_;
+};
+
 /// Runs body(sink) on a fresh sink described by traits T (sink_traits.hpp), through a fault
 /// injector and a recorder, and reports everything the properties look at.
 template <class T, class Body>
 run_record drive(const run_setup& setup, Body&& body) {
     run_record r;
     auto log = std::make_shared<allocation_log>();
+    allocation_log new_log;
     growth_log growth;
     {
         using traits = sink_traits<T>;
+        const new_tracking tracking(new_log);  // until the target is gone: it frees what writes allocated
         typename traits::holder held(setup, log);
         auto& t = held.t;
         if (setup.alloc_fault != 0) {
             log->fail_at(setup.alloc_fault);
         }
-        std::size_t allocations_before_destructor = 0;
+        if (setup.new_fault != 0) {
+            new_log.fail_at(setup.new_fault);
+        }
+        std::size_t allocations_before_destructor = none;  // none: make() threw, there is no destructor
+        const auto before_destructor = [&] { return log->allocations() + new_log.allocations(); };
         try {
-            auto sink = traits::make(t, setup, &growth);
+            armed_sink<typename traits::sink_type> armed([&] { return traits::make(t, setup, &growth); });
+            auto& sink = armed.get();
             try {
-                fault_sink<decltype(sink)> faulty(sink);
+                fault_sink<armed_sink<typename traits::sink_type>> faulty(armed);
                 if (setup.write_fault != 0) {
                     faulty.fail_at_write(setup.write_fault);
                 }
-                recorder<fault_sink<decltype(sink)>> rec(faulty, r,
-                                                         probes{traits::ahead(sink, t), traits::room(sink, t),
-                                                                traits::consistency(sink, t), log.get(), &growth});
+                recorder<decltype(faulty)> rec(faulty, r,
+                                               probes{traits::ahead(sink, t), traits::room(sink, t),
+                                                      traits::consistency(sink, t), log.get(), &growth});
                 body(rec);
             } catch (...) {
-                r.position = sink.position();
+                r.position = armed.position();
                 traits::capture(sink, t);
-                allocations_before_destructor = log->allocations();
+                allocations_before_destructor = before_destructor();
                 throw;  // the sink is destroyed while this exception unwinds
             }
-            r.position = sink.position();
+            r.position = armed.position();
             traits::capture(sink, t);
-            allocations_before_destructor = log->allocations();
+            allocations_before_destructor = before_destructor();
         } catch (...) {
             record_exception(r, setup);
         }
-        r.allocations_in_destructor = log->allocations() - allocations_before_destructor;
+        r.allocations_in_destructor =
+            allocations_before_destructor == none ? 0 : before_destructor() - allocations_before_destructor;
         log->disarm();
+        new_log.disarm();
         r.bytes = traits::contents(t);
         if constexpr (traits::reports_chunks) {
             r.chunks = t.chunk_sizes;
         }
     }
     r.allocations = log->allocation_sizes();
-    r.leaks = log->leak_report();
+    r.new_allocations = new_log.allocation_sizes();
+    r.leaks = leaks_of(*log, new_log);
     r.growths = std::move(growth.events);
+    count_run(sink_traits<T>::name(), r, setup);
     return r;
 }
 
@@ -342,13 +463,31 @@ inline std::vector<std::uint8_t> spare_pattern(std::size_t n) {
     return bytes;
 }
 
-/// Forwards writes to whichever sink owns the stream now.
+/// Forwards writes to whichever sink owns the stream now, with the hook of operator new armed.
 template <class Sink>
 struct relay {
     Sink* current;
-    void write(std::uint8_t b) { current->write(b); }
-    void write(const std::uint8_t* p, std::size_t n) { current->write(p, n); }
-    std::size_t position() const { return current->position(); }
+    void write(std::uint8_t b) {
+        const armed_scope on;
+        current->write(b);
+    }
+    void write(const std::uint8_t* p, std::size_t n) {
+        const armed_scope on;
+        current->write(p, n);
+    }
+    std::size_t position() const {
+        const armed_scope on;
+        return current->position();
+    }
+};
+
+/// Arms the hook of operator new when it is destroyed: declared after the sinks, it makes their
+/// destructors run armed (an armed_scope declared before them disarms again after).
+struct armed_from_here_on {
+    armed_from_here_on() = default;
+    armed_from_here_on(const armed_from_here_on&) = delete;
+    armed_from_here_on& operator=(const armed_from_here_on&) = delete;
+    ~armed_from_here_on() { sinkcheck::detail::new_hook.armed = true; }
 };
 
 /// Runs prog on a sink described by traits T, moved into a new owner after plan.split ops (only
@@ -360,21 +499,31 @@ moved_record drive_moved(const run_setup& setup, const write_program& prog, cons
     moved_record m;
     run_record& r = m.run;
     auto log = std::make_shared<allocation_log>();
+    allocation_log new_log;
     write_program first;
     write_program rest;
     const auto cut = prog.ops.begin() + static_cast<std::ptrdiff_t>(std::min(plan.split, prog.ops.size()));
     first.ops.assign(prog.ops.begin(), cut);
     rest.ops.assign(cut, prog.ops.end());
     {
+        const new_tracking tracking(new_log);
         typename traits::holder held(setup, log);
         typename traits::holder spare(setup, log);
+        if (setup.new_fault != 0) {
+            new_log.fail_at(setup.new_fault);
+        }
         try {
+            const armed_scope disarmed_after_the_sinks(false);
             // slots[1] is destroyed before slots[0], on the way out and while unwinding alike
             std::optional<sink_type> slots[2];
+            const armed_from_here_on sinks_destroyed_armed;
             const bool owner_first = plan.order == move_plan::death::owner_first;
             std::optional<sink_type>& from = slots[owner_first ? 0 : 1];
             std::optional<sink_type>& owner = slots[owner_first ? 1 : 0];
-            from.emplace(traits::make(held.t, setup, nullptr));
+            {
+                const armed_scope on;
+                from.emplace(traits::make(held.t, setup, nullptr));
+            }
             relay<sink_type> to{&*from};
             try {
                 fault_sink<relay<sink_type>> faulty(to);
@@ -386,8 +535,9 @@ moved_record drive_moved(const run_setup& setup, const write_program& prog, cons
                 play(first, rec, size);
                 if constexpr (traits::move_assignable) {
                     if (plan.assign) {
-                        owner.emplace(traits::make(spare.t, setup, nullptr));
                         const std::vector<std::uint8_t> pattern = spare_pattern(plan.spare_bytes);
+                        const armed_scope on;
+                        owner.emplace(traits::make(spare.t, setup, nullptr));
                         if (!pattern.empty()) {
                             owner->write(pattern.data(), pattern.size());
                         }
@@ -396,11 +546,13 @@ moved_record drive_moved(const run_setup& setup, const write_program& prog, cons
                     }
                 }
                 if (!owner) {
+                    const armed_scope on;
                     owner.emplace(std::move(*from));
                 }
                 m.moved_from_problem = traits::moved_from_problem(*from);
                 to.current = &*owner;
                 if (plan.order == move_plan::death::at_once) {
+                    const armed_scope on;
                     from.reset();
                 }
                 play(rest, rec, size);
@@ -415,10 +567,14 @@ moved_record drive_moved(const run_setup& setup, const write_program& prog, cons
             record_exception(r, setup);
         }
         log->disarm();
+        new_log.disarm();
         r.bytes = traits::contents(held.t);
         m.spare = traits::contents(spare.t);
     }
-    r.leaks = log->leak_report();
+    r.allocations = log->allocation_sizes();
+    r.new_allocations = new_log.allocation_sizes();
+    r.leaks = leaks_of(*log, new_log);
+    count_run(traits::name(), r, setup);
     return m;
 }
 
@@ -435,6 +591,8 @@ struct sut_entry {
     bool streams = false;
     bool move_constructible = false;
     bool move_assignable = false;
+    /// the sink promises to allocate (traits `allocates`): a fault property that saw no allocation fails
+    bool allocates = false;
     /// the growth rule's description; "" when the sink declares none
     std::string growth;
     /// the allocation sizes its growth rule expects for these write lengths
@@ -457,6 +615,7 @@ sut_entry entry() {
     e.fixed_capacity = traits::fixed_capacity;
     e.appends = traits::appends;
     e.streams = traits::streams;
+    e.allocates = traits::allocates;
     e.move_constructible = traits::move_constructible;
     e.move_assignable = traits::move_constructible && traits::move_assignable;
     e.growth = std::string(traits::growth_description());

@@ -341,7 +341,7 @@ inline void require_prefix(const run_record& r, const run_record& full, const wh
                                  ": the bytes written before the throw are not a prefix of the full output",
                              full.model, r.model, no_document, format::cbor, {}));
     }
-    require_sound(r, at, stores);
+    require_sound(r, {at.sink, at.window, at.input + " with " + fault}, stores);
 }
 
 inline void trims_to_written_bytes_when_writes_throw(const std::vector<sut_entry>& suts) {
@@ -368,21 +368,26 @@ inline void trims_to_written_bytes_when_writes_throw(const std::vector<sut_entry
         RC_FAIL(at.describe() + ": the full output differs from the encoder's");
     }
 
-    // a throw at every write call, then at every allocation, the full run made
+    // a throw at every write call, then at every allocation of the target, then at every one the
+    // sink made through operator new, the full run made
     struct fault_kind {
         const char* name;
+        const char* through;
         std::size_t count;
         std::size_t run_setup::*arm;
         outcome expected;
     };
-    const fault_kind kinds[] = {{"write", full.writes.size(), &run_setup::write_fault, outcome::write_fault},
-                                {"allocation", full.allocations.size(), &run_setup::alloc_fault, outcome::alloc_fault}};
+    const fault_kind kinds[] = {
+        {"write", "", full.writes.size(), &run_setup::write_fault, outcome::write_fault},
+        {"allocation", "", full.allocations.size(), &run_setup::alloc_fault, outcome::alloc_fault},
+        {"allocation", " through operator new", full.new_allocations.size(), &run_setup::new_fault,
+         outcome::alloc_fault}};
     for (const fault_kind& kind : kinds) {
         for (std::size_t k = 1; k <= kind.count; ++k) {
             run_setup faulty = setup;
             faulty.*kind.arm = k;
             const run_record r = s.encode(f, doc, o, faulty);
-            const std::string fault = std::string("a throw at ") + kind.name + " " + std::to_string(k);
+            const std::string fault = std::string("a throw at ") + kind.name + " " + std::to_string(k) + kind.through;
             if (r.how != kind.expected) {
                 RC_FAIL(at.describe() + " with " + fault + ": " + outcome_of(r));
             }

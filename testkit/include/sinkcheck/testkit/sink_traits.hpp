@@ -28,7 +28,9 @@
 // inconsistent in its state, "" when nothing is; called after every write, as folly's
 // checkConsistency); `check_moved_from(const sink&)` (the same for a sink right after it was moved
 // from, for a sink that promises something of that state; the C++ default is "valid but
-// unspecified", so without one nothing is asked). A sink is seekable when the object make() returns has seek(pos), movable
+// unspecified", so without one nothing is asked); `allocates` (the sink's target allocates,
+// through the tracing allocator or operator new: TrimsToWrittenBytesWhenWritesThrow fails when it
+// saw no allocation to fail, instead of only saying so). A sink is seekable when the object make() returns has seek(pos), movable
 // when it is move-constructible (the move properties run on it).
 #pragma once
 
@@ -73,6 +75,9 @@ struct run_setup {
     std::size_t span_capacity = std::size_t(1) << 22;
     /// the k-th allocation of the target (1-based) throws std::bad_alloc; 0: none
     std::size_t alloc_fault = 0;
+    /// the k-th allocation the sink makes through global operator new (1-based) throws; 0: none
+    /// (global_new.hpp: seen only where the kit's replacement is linked)
+    std::size_t new_fault = 0;
     /// the k-th write call (1-based) throws injected_fault before reaching the sink; 0: none
     std::size_t write_fault = 0;
     /// appending sinks: what the target already holds when the sink is made over it
@@ -192,6 +197,7 @@ SINKCHECK_TESTKIT_FLAG(stores, true)
 SINKCHECK_TESTKIT_FLAG(fixed_capacity, false)
 SINKCHECK_TESTKIT_FLAG(appends, false)
 SINKCHECK_TESTKIT_FLAG(streams, false)
+SINKCHECK_TESTKIT_FLAG(allocates, false)
 #undef SINKCHECK_TESTKIT_FLAG
 
 template <class T, class = void>
@@ -266,6 +272,7 @@ struct sink_traits {
     static constexpr bool fixed_capacity = detail::flag_fixed_capacity<T>::value;
     static constexpr bool appends = detail::flag_appends<T>::value;
     static constexpr bool streams = detail::flag_streams<T>::value;
+    static constexpr bool allocates = detail::flag_allocates<T>::value;
     static constexpr bool has_growth_rule = !std::is_void_v<growth>;
     static constexpr bool reports_chunks = detail::has_chunks<target_type>::value;
 
