@@ -3,10 +3,14 @@
 
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "sinkcheck/detail/utf8.hpp"
 
 namespace sinkcheck::bench {
 
@@ -60,6 +64,81 @@ inline nlohmann::json objects_document(std::size_t records = 30000) {
     return doc;
 }
 
+/// The scripts text documents are written in, by how many bytes their characters take.
+enum class script { ascii, latin, cyrillic, cjk, emoji, mixed };
+
+inline constexpr script all_scripts[] = {script::ascii, script::latin, script::cyrillic,
+                                         script::cjk,   script::emoji, script::mixed};
+
+inline const char* script_name(script s) {
+    switch (s) {
+        case script::ascii: return "ascii";        // the control: what the check costs on English
+        case script::latin: return "latin";        // ASCII letters, one in five accented (2 bytes)
+        case script::cyrillic: return "cyrillic";  // 2 bytes a letter, ASCII spaces
+        case script::cjk: return "cjk";            // 3 bytes a character, no spaces
+        case script::emoji: return "emoji";        // 4 bytes a character, ASCII spaces
+        case script::mixed: return "mixed";        // each word in one of the four before
+    }
+    return "?";
+}
+
+/// Deterministic text of about `chars` characters in script s: words of 2-9 letters separated by
+/// spaces (CJK by an ideographic comma now and then, as CJK text is written). `x` is the
+/// caller's xorshift64 state, so successive strings differ.
+inline std::string script_text(script s, std::size_t chars, std::uint64_t& x) {
+    const auto next = [&x] {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        return x;
+    };
+    const auto put = [](std::string& out, std::uint32_t cp) { sinkcheck::detail::append_utf8(out, cp); };
+    static constexpr std::uint32_t accented[] = {0xE9, 0xE8, 0xEA, 0xE0, 0xE7, 0xF1, 0xF6, 0xFC, 0xF8, 0xE5, 0xDF};
+    std::string out;
+    std::size_t n = 0;
+    while (n < chars) {
+        const script word_script = s == script::mixed ? static_cast<script>(1 + next() % 4) : s;
+        const std::size_t letters = 2 + next() % 8;
+        for (std::size_t k = 0; k < letters && n < chars; ++k, ++n) {
+            const std::uint64_t r = next();
+            switch (word_script) {
+                case script::ascii: put(out, static_cast<std::uint32_t>('a' + (r >> 8) % 26)); break;
+                case script::latin:
+                    put(out, r % 5 == 0 ? accented[(r >> 8) % std::size(accented)]
+                                        : static_cast<std::uint32_t>('a' + (r >> 8) % 26));
+                    break;
+                case script::cyrillic: put(out, static_cast<std::uint32_t>(0x430 + (r >> 8) % 32)); break;
+                case script::cjk: put(out, static_cast<std::uint32_t>(0x4E00 + (r >> 8) % 0x5200)); break;
+                case script::emoji: put(out, static_cast<std::uint32_t>(0x1F300 + (r >> 8) % 0x350)); break;
+                case script::mixed: break;
+            }
+        }
+        if (n < chars && (word_script != script::cjk || next() % 3 == 0)) {
+            put(out, word_script == script::cjk ? 0x3001 : ' ');  // CJK words mostly run on
+            ++n;
+        }
+    }
+    return out;
+}
+
+/// A text-heavy document: `records` objects {"id", "lang", "title", "text"} whose title is 5-20
+/// characters and text `min_chars` to `max_chars` characters of script s. Short strings (5-60)
+/// are what catalogues and timelines hold; long ones (2,000-6,000) are article bodies.
+inline nlohmann::json text_document(script s, std::size_t records, std::size_t min_chars, std::size_t max_chars) {
+    nlohmann::json doc = nlohmann::json::array();
+    std::uint64_t x = 0x2545F4914F6CDD1DULL;
+    x += static_cast<unsigned>(s);  // each script its own sequence
+    for (std::size_t i = 0; i < records; ++i) {
+        nlohmann::json r;
+        r["id"] = i;
+        r["lang"] = script_name(s);
+        r["title"] = script_text(s, 5 + x % 16, x);
+        r["text"] = script_text(s, min_chars + x % (max_chars - min_chars + 1), x);
+        doc.push_back(std::move(r));
+    }
+    return doc;
+}
+
 /// The documents every encoder row runs on, by name. BSON writes only objects, so for BSON each
 /// document is the value of the key "doc" (bson_value).
 struct document {
@@ -70,15 +149,29 @@ struct document {
     const nlohmann::json& input(bool bson) const { return bson ? bson_value : value; }
 };
 
+inline document named_document(std::string name, nlohmann::json value) {
+    document d;
+    d.name = std::move(name);
+    d.bson_value = nlohmann::json::object();
+    d.bson_value["doc"] = value;
+    d.value = std::move(value);
+    return d;
+}
+
 inline std::vector<document> encoder_documents() {
-    std::vector<document> docs(2);
-    docs[0].name = "num1M";
-    docs[0].value = numbers_document();
-    docs[1].name = "objects";
-    docs[1].value = objects_document();
-    for (document& d : docs) {
-        d.bson_value = nlohmann::json::object();
-        d.bson_value["doc"] = d.value;
+    std::vector<document> docs;
+    docs.push_back(named_document("num1M", numbers_document()));
+    docs.push_back(named_document("objects", objects_document()));
+    return docs;
+}
+
+/// The text documents of bench_encoders' row 14, by script: "<script> short", 8,000 records
+/// of 5-60 characters, and "<script> long", 120 records of 2,000-6,000 characters.
+inline std::vector<document> text_documents() {
+    std::vector<document> docs;
+    for (script s : all_scripts) {
+        docs.push_back(named_document(std::string(script_name(s)) + " short", text_document(s, 8000, 5, 60)));
+        docs.push_back(named_document(std::string(script_name(s)) + " long", text_document(s, 120, 2000, 6000)));
     }
     return docs;
 }

@@ -2,9 +2,10 @@
 // nlohmann 3.11.2 in instructions executed, a figure callgrind reproduces exactly.
 //
 // Run without arguments (as CTest does), it runs itself under `valgrind --tool=callgrind` with
-// `--workload`, which encodes one fixed document with each side in turn and dumps callgrind's
-// counters after each; it then divides, per format, the reference encoder's instruction count by
-// nlohmann's, and fails when a ratio exceeds the threshold committed in perf_gate_thresholds.txt.
+// `--workload`, which encodes two fixed documents (numbers and records; text in six scripts) with
+// each side in turn and dumps callgrind's counters after each; it then divides, per document and
+// format, the reference encoder's instruction count by nlohmann's, and fails when a ratio exceeds
+// the threshold committed in perf_gate_thresholds.txt.
 // Wall-clock time on a shared machine varies by tens of percent; instruction counts do not vary
 // at all, so a threshold a few percent above the committed ratio catches real regressions only.
 // Exit codes: 0 pass, 1 a ratio over its threshold, 2 setup error, 77 valgrind missing (skip).
@@ -48,6 +49,27 @@ json gate_document() {
     return doc;
 }
 
+/// The text document: in each script of documents.hpp, 300 records of 5-60 characters and 4 of
+/// 2,000-6,000 (about 450 KB of text), where the UTF-8 check the reference makes and nlohmann
+/// does not weighs most. Gated apart ("cbor:text"), so each document's ratio has its threshold.
+json text_gate_document() {
+    namespace sb = sinkcheck::bench;
+    json doc = json::object();
+    for (sb::script s : sb::all_scripts) {
+        doc[std::string(sb::script_name(s)) + " short"] = sb::text_document(s, 300, 5, 60);
+        doc[std::string(sb::script_name(s)) + " long"] = sb::text_document(s, 4, 2000, 6000);
+    }
+    return doc;
+}
+
+/// The gated documents and the suffix of their rows' names ("cbor", "cbor:text").
+struct gated_document {
+    const char* suffix;
+    json (*make)();
+};
+
+constexpr gated_document gated_documents[] = {{"", gate_document}, {":text", text_gate_document}};
+
 // Never inlined, so that a profile of the workload names both sides.
 [[gnu::noinline]] std::size_t reference_side(format f, const json& doc) {
     namespace sb = sinkcheck::bench;
@@ -67,29 +89,31 @@ json gate_document() {
 /// only: the one format to run ("" for all), for profiling a single side by hand.
 int workload(const std::string& only) {
 #if SINKCHECK_HAVE_CALLGRIND
-    const json doc = gate_document();
-    for (format f : gated_formats) {
-        const std::string name(sinkcheck::format_name(f));
-        if (!only.empty() && only != name) {
-            continue;
+    for (const gated_document& gated : gated_documents) {
+        const json doc = gated.make();
+        for (format f : gated_formats) {
+            const std::string name = std::string(sinkcheck::format_name(f)) + gated.suffix;
+            if (!only.empty() && only != name) {
+                continue;
+            }
+            // each side once before counting: lazy binding and first-use initialisation excluded
+            if (reference_side(f, doc) != oracle_side(f, doc)) {
+                std::fprintf(stderr, "perf_gate: %s output sizes differ\n", name.c_str());
+                return 2;
+            }
+            // named: the client request macros read the string after the full expression has ended
+            const std::string ours = name + " reference";
+            const std::string theirs = name + " nlohmann";
+            CALLGRIND_ZERO_STATS;
+            CALLGRIND_TOGGLE_COLLECT;
+            reference_side(f, doc);
+            CALLGRIND_TOGGLE_COLLECT;
+            CALLGRIND_DUMP_STATS_AT(ours.c_str());
+            CALLGRIND_TOGGLE_COLLECT;
+            oracle_side(f, doc);
+            CALLGRIND_TOGGLE_COLLECT;
+            CALLGRIND_DUMP_STATS_AT(theirs.c_str());
         }
-        // each side once before counting: lazy binding and first-use initialisation excluded
-        if (reference_side(f, doc) != oracle_side(f, doc)) {
-            std::fprintf(stderr, "perf_gate: %s output sizes differ\n", name.c_str());
-            return 2;
-        }
-        // named: the client request macros read the string after the full expression has ended
-        const std::string ours = name + " reference";
-        const std::string theirs = name + " nlohmann";
-        CALLGRIND_ZERO_STATS;
-        CALLGRIND_TOGGLE_COLLECT;
-        reference_side(f, doc);
-        CALLGRIND_TOGGLE_COLLECT;
-        CALLGRIND_DUMP_STATS_AT(ours.c_str());
-        CALLGRIND_TOGGLE_COLLECT;
-        oracle_side(f, doc);
-        CALLGRIND_TOGGLE_COLLECT;
-        CALLGRIND_DUMP_STATS_AT(theirs.c_str());
     }
     return 0;
 #else
@@ -98,14 +122,15 @@ int workload(const std::string& only) {
 #endif
 }
 
-/// `--profile FORMAT reference|nlohmann`: one side alone, no client requests, for
+/// `--profile FORMAT[:text] reference|nlohmann`: one side alone, no client requests, for
 /// `valgrind --tool=callgrind --toggle-collect='*reference_side*'` and callgrind_annotate.
 int profile(const std::string& name, const std::string& side) {
-    const auto f = sinkcheck::parse_format(name);
+    const std::size_t colon = name.find(':');
+    const auto f = sinkcheck::parse_format(name.substr(0, colon));
     if (!f) {
         return 2;
     }
-    const json doc = gate_document();
+    const json doc = colon == std::string::npos ? gate_document() : text_gate_document();
     return static_cast<int>((side == "reference" ? reference_side(*f, doc) : oracle_side(*f, doc)) & 1);
 }
 
@@ -136,7 +161,7 @@ std::map<std::string, std::uint64_t> read_dumps(const std::string& base) {
     return counts;
 }
 
-/// perf_gate_thresholds.txt: `<compiler id> <format> <max ratio>` per line, '#' comments.
+/// perf_gate_thresholds.txt: `<compiler id> <format>[:text] <max ratio>` per line, '#' comments.
 std::map<std::string, double> read_thresholds(const std::string& path, const std::string& compiler) {
     std::map<std::string, double> out;
     std::ifstream in(path);
@@ -180,23 +205,26 @@ int gate(const std::string& self, std::string valgrind, const std::string& thres
     }
     const auto counts = read_dumps(base);
     int status = 0;
-    std::printf("%-8s %14s %14s %8s %10s\n", "format", "reference Ir", "nlohmann Ir", "ratio", "threshold");
-    for (format f : gated_formats) {
-        const std::string name(sinkcheck::format_name(f));
-        const auto ours = counts.find(name + " reference");
-        const auto theirs = counts.find(name + " nlohmann");
-        const auto limit = thresholds.find(name);
-        if (ours == counts.end() || theirs == counts.end() || theirs->second == 0 || limit == thresholds.end()) {
-            std::printf("%-8s missing counts or threshold\n", name.c_str());
-            status = 2;
-            continue;
-        }
-        const double ratio = static_cast<double>(ours->second) / static_cast<double>(theirs->second);
-        const bool pass = ratio <= limit->second;
-        std::printf("%-8s %14llu %14llu %8.4f %10.4f %s\n", name.c_str(), static_cast<unsigned long long>(ours->second),
-                    static_cast<unsigned long long>(theirs->second), ratio, limit->second, pass ? "ok" : "REGRESSED");
-        if (!pass && status == 0) {
-            status = 1;
+    std::printf("%-12s %14s %14s %8s %10s\n", "format", "reference Ir", "nlohmann Ir", "ratio", "threshold");
+    for (const gated_document& gated : gated_documents) {
+        for (format f : gated_formats) {
+            const std::string name = std::string(sinkcheck::format_name(f)) + gated.suffix;
+            const auto ours = counts.find(name + " reference");
+            const auto theirs = counts.find(name + " nlohmann");
+            const auto limit = thresholds.find(name);
+            if (ours == counts.end() || theirs == counts.end() || theirs->second == 0 || limit == thresholds.end()) {
+                std::printf("%-12s missing counts or threshold\n", name.c_str());
+                status = 2;
+                continue;
+            }
+            const double ratio = static_cast<double>(ours->second) / static_cast<double>(theirs->second);
+            const bool pass = ratio <= limit->second;
+            std::printf("%-12s %14llu %14llu %8.4f %10.4f %s\n", name.c_str(),
+                        static_cast<unsigned long long>(ours->second), static_cast<unsigned long long>(theirs->second),
+                        ratio, limit->second, pass ? "ok" : "REGRESSED");
+            if (!pass && status == 0) {
+                status = 1;
+            }
         }
     }
     return status;
@@ -217,8 +245,8 @@ int main(int argc, char** argv) {
     }
     std::fprintf(stderr,
                  "usage: %s --gate VALGRIND THRESHOLDS COMPILER_ID WORK_DIR\n"
-                 "       %s --workload [FORMAT]\n"
-                 "       %s --profile FORMAT reference|nlohmann\n",
+                 "       %s --workload [FORMAT[:text]]\n"
+                 "       %s --profile FORMAT[:text] reference|nlohmann\n",
                  argv[0], argv[0], argv[0]);
     return 2;
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The benchmark command: builds the benchmarks in Release with g++ (build-bench-gcc) and with
-# clang++-14 (build-bench-clang), runs every row of bench/README.md (rows 1, 3, 4, 5, 11 and 12 with
-# both compilers, the others with g++; rows 1 and 12 once more with the heap kept), runs the perf
-# gate, and
-# writes docs/bench/results.md and docs/bench/ratios.svg from what the runs printed.
+# clang++-14 (build-bench-clang), runs every row of bench/README.md (rows 1, 3, 4, 5, 11, 12, 13
+# and 14 with both compilers, the others with g++; rows 1 and 12 once more with the heap kept),
+# runs the perf gate, and writes docs/bench/results.md and docs/bench/ratios.svg from what the
+# runs printed.
 #
 #   scripts/bench.sh [--quick]      --quick: 3 repetitions, short timings (a smoke run only)
 #
@@ -28,7 +28,7 @@ fi
 
 out=docs/bench
 mkdir -p "$out"
-targets=(bench_encoders bench_peers bench_sinks bench_fault_cost perf_gate)
+targets=(bench_encoders bench_peers bench_sinks bench_utf8 bench_fault_cost perf_gate)
 
 build() {  # build PRESET DIR (CMakePresets.json: Release, warnings not errors, and why)
   cmake --preset "$1" > /dev/null
@@ -59,9 +59,11 @@ run() {  # run NAME BINARY LABEL [ARGS...]
 run encoders-gcc build-bench-gcc/bench/bench_encoders "$gcc_label"
 run sinks-gcc build-bench-gcc/bench/bench_sinks "$gcc_label"
 run peers-gcc build-bench-gcc/bench/bench_peers "$gcc_label"
-run encoders-clang build-bench-clang/bench/bench_encoders "$clang_label" --only 1 --only 5 --only 11
+run encoders-clang build-bench-clang/bench/bench_encoders "$clang_label" --only 1 --only 5 --only 11 --only 14
 run peers-clang build-bench-clang/bench/bench_peers "$clang_label"
 run sinks-clang build-bench-clang/bench/bench_sinks "$clang_label" --only 3 --only 4
+run utf8-gcc build-bench-gcc/bench/bench_utf8 "$gcc_label"
+run utf8-clang build-bench-clang/bench/bench_utf8 "$clang_label"
 # Row 1 again with glibc told to keep freed memory (bench/paired.hpp, keep_heap): the same
 # encoders in a long-running process, without the page faults that every call from a trimmed heap
 # (the default, cold_heap) pays for its fresh vector.
@@ -96,6 +98,6 @@ machine=$out/raw-machine.md
 } > "$machine"
 
 python3 bench/report.py --machine "$machine" --notes bench/results_notes.md --gate "$gate_log" \
-  --md "$out/results.md" --svg "$out/ratios.svg" "$out"/raw-{encoders,peers,sinks}-gcc.tsv \
-  "$out"/raw-{encoders,peers,sinks}-clang.tsv "$out"/raw-{encoders,peers}-{gcc,clang}-heap-kept.tsv
+  --md "$out/results.md" --svg "$out/ratios.svg" "$out"/raw-{encoders,peers,sinks,utf8}-gcc.tsv \
+  "$out"/raw-{encoders,peers,sinks,utf8}-clang.tsv "$out"/raw-{encoders,peers}-{gcc,clang}-heap-kept.tsv
 echo "=== wrote $root/$out/results.md and $root/$out/ratios.svg"
