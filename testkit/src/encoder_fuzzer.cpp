@@ -1,6 +1,6 @@
 // encoder_fuzzer.cpp — this program's linked encoders (a user's SINKCHECK_ENCODER lines, or the one
-// adapter SINKCHECK_ENCODER_FUZZ_NAME names) against sinkcheck's reference encoder
-// (sinkcheck_add_encoder_fuzzer() builds it).
+// adapter the target names) against sinkcheck's reference encoder (sinkcheck_add_encoder_fuzzer()
+// builds it).
 //
 // The input picks an encoder, one of its formats and the options, then builds a value from its
 // bytes (value_from_bytes.hpp). Both encoders must agree at the level the target was built for:
@@ -32,8 +32,24 @@
 #include "sinkcheck/testkit/fuzz_report.hpp"
 #include "sinkcheck/testkit/value_from_bytes.hpp"
 
-#ifndef SINKCHECK_ENCODER_FUZZ_LEVEL
-#error "SINKCHECK_ENCODER_FUZZ_LEVEL (exact or equivalent) is set by sinkcheck_add_encoder_fuzzer()"
+// The target's level and, for a target of one adapter, its encoder's name ("" for every linked
+// encoder of the program). sinkcheck_add_encoder_fuzzer() compiles them into this file with
+// SINKCHECK_ENCODER_FUZZ_LEVEL (exact or equivalent) and SINKCHECK_ENCODER_FUZZ_NAME. Without
+// them the two arrays come from another source of the target: then targets that differ only in
+// level and encoder link one compiled copy of this file (sinkcheck's own linked targets do), as it
+// is the costliest unit of the fuzz build.
+#ifdef SINKCHECK_ENCODER_FUZZ_LEVEL
+#define SINKCHECK_ENCODER_FUZZ_TEXT(x) #x
+#define SINKCHECK_ENCODER_FUZZ_STRING(x) SINKCHECK_ENCODER_FUZZ_TEXT(x)
+extern "C" const char sinkcheck_encoder_fuzz_level[] = SINKCHECK_ENCODER_FUZZ_STRING(SINKCHECK_ENCODER_FUZZ_LEVEL);
+#ifdef SINKCHECK_ENCODER_FUZZ_NAME
+extern "C" const char sinkcheck_encoder_fuzz_name[] = SINKCHECK_ENCODER_FUZZ_NAME;
+#else
+extern "C" const char sinkcheck_encoder_fuzz_name[] = "";
+#endif
+#else
+extern "C" const char sinkcheck_encoder_fuzz_level[];
+extern "C" const char sinkcheck_encoder_fuzz_name[];
 #endif
 
 namespace {
@@ -42,8 +58,16 @@ using nlohmann::json;
 using sinkcheck::format;
 namespace conform = sinkcheck::conform;
 
-constexpr conform::run_level level = conform::run_level::SINKCHECK_ENCODER_FUZZ_LEVEL;
-static_assert(level != conform::run_level::canonical, "the encoder fuzzer compares at exact or equivalent");
+conform::run_level level_of_target() {
+    const std::string l = sinkcheck_encoder_fuzz_level;
+    if (l == "exact") return conform::run_level::exact;
+    if (l == "equivalent") return conform::run_level::equivalent;
+    std::fprintf(stderr, "this target's level is '%s': the encoder fuzzer compares at exact or equivalent\n",
+                 l.c_str());
+    std::abort();
+}
+
+const conform::run_level level = level_of_target();
 
 struct side {
     bool wrote = false;
@@ -136,11 +160,10 @@ const char* difference(const conform::linked_encoder_info& e, format f, const si
 std::vector<const conform::linked_encoder_info*> encoders_under_test() {
     std::vector<const conform::linked_encoder_info*> chosen;
     std::string linked;
+    const std::string wanted = sinkcheck_encoder_fuzz_name;
     for (const conform::linked_encoder_info& e : conform::linked_encoders()) {
         linked += " " + e.name;
-#ifdef SINKCHECK_ENCODER_FUZZ_NAME
-        if (e.name != SINKCHECK_ENCODER_FUZZ_NAME) continue;
-#endif
+        if (!wanted.empty() && e.name != wanted) continue;
         if (e.formats.empty()) {
             std::fprintf(stderr, "linked encoder %s declares no format it writes (linked_encoder_info::formats)\n",
                          e.name.c_str());
@@ -149,12 +172,12 @@ std::vector<const conform::linked_encoder_info*> encoders_under_test() {
         chosen.push_back(&e);
     }
     if (chosen.empty()) {
-#ifdef SINKCHECK_ENCODER_FUZZ_NAME
-        std::fprintf(stderr, "no linked encoder named %s in this program (linked:%s)\n", SINKCHECK_ENCODER_FUZZ_NAME,
-                     linked.empty() ? " none" : linked.c_str());
-#else
-        std::fputs("no encoder registered: the sources need a SINKCHECK_ENCODER(traits) line\n", stderr);
-#endif
+        if (wanted.empty()) {
+            std::fputs("no encoder registered: the sources need a SINKCHECK_ENCODER(traits) line\n", stderr);
+        } else {
+            std::fprintf(stderr, "no linked encoder named %s in this program (linked:%s)\n", wanted.c_str(),
+                         linked.empty() ? " none" : linked.c_str());
+        }
         std::abort();
     }
     return chosen;
