@@ -96,6 +96,22 @@ mode_options() {
   case $1 in *+json) mode_option+=(--notation json) ;; esac
 }
 
+# declared_unsupported ROOT PYTHON NAME FORMAT DIR: what encoder NAME declares unsupported in
+# FORMAT (conformance/adapters/declared/NAME.txt, read by scripts/lib/encoders_table.py, which
+# stops with FILE:LINE on a malformed entry): sets the array declared_list_option to
+# `--expected-failures DIR/NAME.FORMAT.expected` for the corpus vectors it lists (none without
+# any) and declared_budget to the budget of generated values (`--max-unsupported`, 0 without one).
+declared_unsupported() {
+  local root=$1 python=$2 name=$3 format=$4 dir=$5 answer list
+  answer=$(PYTHONPATH="$root/scripts/lib" "$python" "$root/scripts/lib/encoders_table.py" declared \
+    "$root/conformance/adapters/encoders.txt" "$name" "$format" "$dir") || return 2
+  list=${answer%%$'\n'*}
+  declared_budget=${answer#*$'\n'}
+  declared_list_option=()
+  [ -n "$list" ] && declared_list_option=(--expected-failures "$list")
+  return 0
+}
+
 # read_encoders ROOT BUILD PYTHON NODE_DIR: fills the array `runs` with one
 # "name|formats|level|encoder|mode" line per row of the table, the encoder's placeholders
 # replaced.

@@ -8,7 +8,8 @@ import os
 import re
 import sys
 
-from encoders_table import read_table
+from difference_classes import explain
+from encoders_table import read_declared, read_table
 
 out_dir, doc_path, table_path = sys.argv[1:4]
 
@@ -142,18 +143,26 @@ which `sinkcheck conform --corpus FILE` grades again.
 
 lines = INTRO.split("\n")
 w = lines.append
-w("| encoder | format | level | values | seconds | values/s | unsupported | failing values | classes |")
-w("|---|---|---|---:|---:|---:|---:|---:|---:|")
+w("| encoder | format | level | values | seconds | values/s | unsupported | declared budget | failing values | "
+  "classes | conforms |")
+w("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+seen_classes = set()
 for row, s in summaries:
+    for finding in s["findings"]:
+        explain(finding["difference"])  # stops on a class the document cannot explain
+        seen_classes.add(finding["difference"])
     level = s["level"] if s["level"] == s["table_level"] else "%s (table: %s)" % (s["level"], s["table_level"])
     rate = s["values"] / s["wall_seconds"] if s["wall_seconds"] > 0 else 0
-    w("| %s | %s | %s | %d | %.1f | %.0f | %d | %d | %d |" % (
-        row["name"], s["format"], level, s["values"], s["wall_seconds"], rate, s["counts"]["unsupported"], s["failing"],
-        len(s["findings"])))
+    w("| %s | %s | %s | %d | %.1f | %.0f | %d | %s | %d | %d | %s |" % (
+        row["name"], s["format"], level, s["values"], s["wall_seconds"], rate, s["counts"]["unsupported"],
+        s["max_unsupported"], s["failing"], len(s["findings"]), "yes" if s["conforms"] else "no"))
 w("")
 w("`failing values` counts every value the encoder did not get right at that level (at the exact level")
 w("that includes equal values in other bytes). Unsupported values (an adapter declaring a value it")
-w("cannot be asked for, such as a whole double in JavaScript) are not failures.")
+w("cannot be asked for, such as a whole double in JavaScript) are not failures, but a run conforms only")
+w("when they stay within the budget the encoder declares, with its reason, in")
+w("`conformance/adapters/declared/NAME.txt` (`--max-unsupported`; 0 without one): docs/conformance.md,")
+w("\"Unsupported values\".")
 w("")
 w("## Classes per encoder")
 stale = []
@@ -163,6 +172,11 @@ for row, s in summaries:
     w("")
     w("%s; %d values at the %s level, %d redrawn (refused by the reference in the default profile)." % (
         row["title"], s["values"], s["level"], s["redrawn"]))
+    budget = read_declared(table_path, row)["generated"].get(s["format"])
+    if budget is not None:
+        w("Declared in `conformance/adapters/declared/%s.txt`: up to %s of the values unsupported, because %s." % (
+            row["name"], budget[1], budget[2]))
+    w("Verdict: %s" % s["verdict"])
     # Reasons that differ only in the value they name (a JavaScript adapter names the double) are
     # one reason: counted together, shown by their most frequent wording.
     groups = {}
@@ -170,10 +184,16 @@ for row, s in summaries:
         group = groups.setdefault(re.sub(r"-?[0-9][0-9.e+-]*", "#", reason), [reason, 0, 0])
         group[1] += n
         group[2] += 1
+    if s["counts"]["unsupported"]:
+        # The report lists the first unsupported values and counts the rest.
+        w("Declared unsupported by the adapter: %d values; the answers of the %d the report lists:" % (
+            s["counts"]["unsupported"], sum(n for _, n, _ in groups.values())))
+        w("")
     for example, n, wordings in groups.values():
         shown_as = "for example: %s (%d different values)" % (example, wordings) if wordings > 1 else example
-        w("Declared unsupported by the adapter: %d values, %s." % (n, shown_as))
+        w("- %d: %s" % (n, shown_as))
     if not s["findings"]:
+        w("")
         w("No failure.")
         continue
     by_id = {v["id"]: v for v in s["representatives"]}
@@ -195,6 +215,15 @@ for row, s in summaries:
                                                          " (step limit)" if finding["steps_exhausted"] else "")
         w("| %s | %d | `%s` | %s | %s | %s | %s |" % (finding["difference"], finding["values"], cell(finding["input"]),
                                                    expected(v), actual(v), shrinking, verdict))
+w("")
+w("## The classes")
+w("")
+w("What each class of difference found above means (docs/conformance.md, \"Results\").")
+w("")
+w("| class | meaning |")
+w("|---|---|")
+for difference in sorted(seen_classes):
+    w("| %s | %s |" % (difference, explain(difference).replace("|", "\\|")))
 w("")
 with open(doc_path, "w") as f:
     f.write("\n".join(lines))

@@ -41,11 +41,11 @@ using sinkcheck_protocol::value;
 
 // The code points of UTF-8 bytes, lone surrogates (ED A0..BF xx) allowed: a QString holds them
 // as single UTF-16 units. Anything else that is not UTF-8 (RFC 3629 §3) is unsupported.
-std::vector<char32_t> code_points(const std::string& bytes, const std::string& at) {
+std::vector<char32_t> code_points(const std::string& bytes, const char* what, const std::string& at) {
     std::vector<char32_t> out;
     auto no_qstring = [&](std::size_t k) {
-        throw sinkcheck_protocol::unsupported("the text at \"" + at + "\" is not UTF-8 from byte " + std::to_string(k) +
-                                              ": no QString holds it");
+        throw sinkcheck_protocol::unsupported(std::string(what) + " at \"" + at + "\" is not UTF-8 from byte " +
+                                              std::to_string(k) + ": no QString holds it");
     };
     for (std::size_t k = 0; k < bytes.size();) {
         const auto b = static_cast<unsigned char>(bytes[k]);
@@ -71,8 +71,8 @@ std::vector<char32_t> code_points(const std::string& bytes, const std::string& a
     return out;
 }
 
-void append_text(QCborStreamWriter& w, const std::string& bytes, const std::string& at) {
-    const std::vector<char32_t> cps = code_points(bytes, at);
+void append_text(QCborStreamWriter& w, const std::string& bytes, const char* what, const std::string& at) {
+    const std::vector<char32_t> cps = code_points(bytes, what, at);
     bool latin1 = true;
     for (char32_t cp : cps) latin1 = latin1 && cp <= 0xFF;
     if (latin1) {
@@ -142,6 +142,28 @@ void append_integer(QCborStreamWriter& w, const value& v) {
     }
 }
 
+// A key as a JSON pointer token (RFC 6901 §3: ~ as ~0, / as ~1), its bytes outside printable
+// ASCII as \xHH, so that a message naming a key that is not UTF-8 is still text.
+std::string pointer_token(const std::string& key) {
+    static const char digits[] = "0123456789abcdef";
+    std::string out;
+    for (const char c : key) {
+        const auto b = static_cast<unsigned char>(c);
+        if (c == '~') {
+            out += "~0";
+        } else if (c == '/') {
+            out += "~1";
+        } else if (b < 0x20 || b >= 0x7F || c == '\\') {
+            out += "\\x";
+            out += digits[b >> 4];
+            out += digits[b & 0xF];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 // One container being written: the nodes of its members and how many are done.
 struct frame {
     bool map = false;
@@ -167,7 +189,7 @@ std::string encode(const sinkcheck_protocol::request& r) {
             case value::kind::boolean: w.append(v.truth); break;
             case value::kind::integer: append_integer(w, v); break;
             case value::kind::floating: w.append(v.number); break;
-            case value::kind::string: append_text(w, v.bytes, at); break;
+            case value::kind::string: append_text(w, v.bytes, "the text", at); break;
             case value::kind::binary:
                 if (v.has_subtype) w.append(QCborTag(v.subtype));
                 w.append(QByteArray(v.bytes.data(), int(v.bytes.size())));
@@ -192,8 +214,8 @@ std::string encode(const sinkcheck_protocol::request& r) {
                 const std::size_t k = top.next++;
                 node = top.items[k];
                 if (top.map) {
-                    at = top.at + "/" + top.keys[k];
-                    append_text(w, top.keys[k], at);
+                    at = top.at + "/" + pointer_token(top.keys[k]);
+                    append_text(w, top.keys[k], "the key", at);
                 } else {
                     at = top.at + "/" + std::to_string(k);
                 }
