@@ -106,10 +106,14 @@ declared_unsupported() {
   answer=$(PYTHONPATH="$root/scripts/lib" "$python" "$root/scripts/lib/encoders_table.py" declared \
     "$root/conformance/adapters/encoders.txt" "$name" "$format" "$dir") || return 2
   list=${answer%%$'\n'*}
+  # shellcheck disable=SC2034 # read by the scripts that source this file
   declared_budget=${answer#*$'\n'}
-  declared_list_option=()
-  [ -n "$list" ] && declared_list_option=(--expected-failures "$list")
-  return 0
+  # shellcheck disable=SC2034
+  if [ -n "$list" ]; then
+    declared_list_option=(--expected-failures "$list")
+  else
+    declared_list_option=()
+  fi
 }
 
 # read_encoders ROOT BUILD PYTHON NODE_DIR: fills the array `runs` with one
