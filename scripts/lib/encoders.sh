@@ -76,10 +76,11 @@ build_go_encoder() {
 build_qt_encoder() {
   local root=$1 build=$2 dir source=$1/conformance/adapters/qt/qt_cbor_encoder.cpp
   dir=$(build_subdirectory "$root" "$build" qt-encoders)
-  if [ "$dir/qt_cbor_encoder" -nt "$source" ] &&
-    [ "$dir/qt_cbor_encoder" -nt "$root/conformance/adapters/qt/sinkcheck_protocol.hpp" ]; then
-    return
-  fi
+  local file stale=false
+  for file in "$root"/conformance/adapters/qt/*.cpp "$root"/conformance/adapters/qt/*.hpp; do
+    [ "$dir/qt_cbor_encoder" -nt "$file" ] || stale=true
+  done
+  $stale || return 0
   # shellcheck disable=SC2046 # pkg-config's flags are words
   g++ -std=c++17 -O2 -Wall -Wextra -Werror -fPIC "$source" $(pkg-config --cflags --libs Qt5Core) \
     -o "$dir/qt_cbor_encoder.new"

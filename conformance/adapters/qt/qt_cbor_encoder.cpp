@@ -30,67 +30,25 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "qt_text.hpp"
 #include "sinkcheck_protocol.hpp"
 
 namespace {
 
 using sinkcheck_protocol::value;
 
-// The code points of UTF-8 bytes, lone surrogates (ED A0..BF xx) allowed: a QString holds them
-// as single UTF-16 units. Anything else that is not UTF-8 (RFC 3629 §3) is unsupported.
-std::vector<char32_t> code_points(const std::string& bytes, const char* what, const std::string& at) {
-    std::vector<char32_t> out;
-    auto no_qstring = [&](std::size_t k) {
-        throw sinkcheck_protocol::unsupported(std::string(what) + " at \"" + at + "\" is not UTF-8 from byte " +
-                                              std::to_string(k) + ": no QString holds it");
-    };
-    for (std::size_t k = 0; k < bytes.size();) {
-        const auto b = static_cast<unsigned char>(bytes[k]);
-        int length = b < 0x80                ? 1
-                     : b >= 0xC2 && b < 0xE0 ? 2
-                     : b >= 0xE0 && b < 0xF0 ? 3
-                     : b >= 0xF0 && b < 0xF5 ? 4
-                                             : 0;
-        if (length == 0 || k + length > bytes.size()) no_qstring(k);
-        char32_t cp = length == 1 ? b : b & (0x7F >> length);
-        for (int m = 1; m < length; ++m) {
-            const auto c = static_cast<unsigned char>(bytes[k + m]);
-            if ((c & 0xC0) != 0x80) no_qstring(k);
-            cp = cp << 6 | (c & 0x3F);
-        }
-        static constexpr char32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
-        if (cp < smallest[length] || cp > 0x10FFFF) no_qstring(k);
-        // A high surrogate followed by a low one would become the pair of one character in UTF-16.
-        if (cp >= 0xDC00 && cp < 0xE000 && !out.empty() && out.back() >= 0xD800 && out.back() < 0xDC00) no_qstring(k);
-        out.push_back(cp);
-        k += length;
-    }
-    return out;
-}
-
+// Text as a Qt program holds it (qt_text.hpp); bytes no QString holds are unsupported.
 void append_text(QCborStreamWriter& w, const std::string& bytes, const char* what, const std::string& at) {
-    const std::vector<char32_t> cps = code_points(bytes, what, at);
-    bool latin1 = true;
-    for (char32_t cp : cps) latin1 = latin1 && cp <= 0xFF;
-    if (latin1) {
-        const std::string chars(cps.begin(), cps.end());
-        w.append(QLatin1String(chars.data(), int(chars.size())));
-        return;
-    }
-    QString s;
-    s.reserve(int(cps.size()));
-    for (char32_t cp : cps) {
-        if (cp >= 0x10000) {
-            s.append(QChar(ushort(0xD800 + ((cp - 0x10000) >> 10))));
-            s.append(QChar(ushort(0xDC00 + ((cp - 0x10000) & 0x3FF))));
-        } else {
-            s.append(QChar(ushort(cp)));
-        }
-    }
-    w.append(QStringView(s));
+    std::size_t bad = 0;
+    const std::optional<std::u32string> text = qt_text::code_points(bytes, bad);
+    if (!text)
+        throw sinkcheck_protocol::unsupported(std::string(what) + " at \"" + at + "\" is not UTF-8 from byte " +
+                                              std::to_string(bad) + ": no QString holds it");
+    qt_text::append(w, *text);
 }
 
 // The big-endian bytes of a decimal magnitude, no leading zero byte.
