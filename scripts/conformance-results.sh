@@ -2,8 +2,9 @@
 # Regenerates docs/conformance-results.md: every encoder of conformance/adapters/encoders.txt
 # graded against the conformance corpus: the reference, and linked in nlohmann_json 3.11.2,
 # msgpack-cxx 4.1.3, libcbor 0.8 and libbson 1.23; in batch mode, the Debian Python packages
-# cbor2, msgpack, ubjson, bjdata and bson (conformance/adapters/python/), and the npm packages
-# cbor-x, cbor, msgpackr, @msgpack/msgpack and bson (conformance/adapters/node/).
+# cbor2, msgpack, ubjson, bjdata and bson (conformance/adapters/python/), the npm packages
+# cbor-x, cbor, msgpackr, @msgpack/msgpack and bson (conformance/adapters/node/), and the Go,
+# Perl, Ruby and Qt encoders of Debian packages (conformance/adapters/{go,perl,ruby,qt}/).
 #
 #   bash scripts/conformance-results.sh [BUILD_DIR]     (default build/gcc)
 #
@@ -11,9 +12,13 @@
 # at the versions conformance/adapters/node/package-lock.json pins into BUILD_DIR/node-encoders
 # (`npm ci`: needs the npm registry; nothing else installs them), runs every encoder at its
 # level with JSON reports into BUILD_DIR/conformance-results/, and writes the document from
-# them. It stops with an error when an encoder graded no vector at all (a library that did not
-# load declares everything unsupported) or when a new encoder fails a vector that no finding
-# below explains. It also writes docs/conformance-results.html, the matrix of every vector and
+# them. What an encoder declares unsupported, with the reason, is in
+# conformance/adapters/declared/NAME.txt (README.md there): those vectors are its run's
+# expected-failures list; an unsupported vector not declared there fails the run. It stops
+# with an error when an encoder graded no vector at all (a library that did not load declares
+# everything unsupported), when a new encoder fails a vector that no finding below explains,
+# when a declared vector was graded after all, or on a difference class that
+# scripts/lib/difference_classes.py does not explain. It also writes docs/conformance-results.html, the matrix of every vector and
 # encoder on one self-contained page, after headless Chromium (Debian's `chromium`, installed
 # by this script if missing) has rendered every row of it. Both documents hold no timings, so a
 # rerun on the same corpus and packages reproduces them byte for byte.
@@ -32,14 +37,22 @@ mkdir -p "$out"
 node_dir=$(install_node_encoders "$root" "$build")
 install_debian_encoders "$root" "$build"
 read_encoders "$root" "$build" "$python" "$node_dir"
+mkdir -p "$out/declared"
 for run in "${runs[@]}"; do
   IFS='|' read -r name formats level encoder mode <<<"$run"
   for f in $formats; do
     echo "== $name $f ($level)" >&2
-    # Exit status 1 (does not conform) is the expected outcome for most of these.
     mode_options "$mode" "$encoder"
+    declared_unsupported "$root" "$python" "$name" "$f" "$out/declared"
+    # Exit status 1 (does not conform) is the expected outcome for most of these.
+    status=0
     "$tool" conform --format "$f" --level "$level" "${mode_option[@]}" --jobs 2 --encoder "$encoder" \
-      --report json --output "$out/$name.$f.json" || [ $? -eq 1 ]
+      "${declared_list_option[@]}" --report json --output "$out/$name.$f.json" || status=$?
+    if [ "$status" -gt 1 ]; then
+      [ ${#declared_list_option[@]} -gt 0 ] &&
+        echo "conformance-results: ${declared_list_option[1]} is conformance/adapters/declared/$name.txt line for line" >&2
+      exit "$status"
+    fi
   done
 done
 
@@ -49,13 +62,17 @@ import fnmatch
 import html
 import json
 import os
+import re
 import sys
 
-from encoders_table import read_table
+from difference_classes import explain
+from encoders_table import read_declared, read_table
 
 out_dir, doc_path, html_path, table_path = sys.argv[1:5]
 
-ENCODERS = [(row["name"], row["title"], row["how"]) for row in read_table(table_path)]
+TABLE = read_table(table_path)
+ENCODERS = [(row["name"], row["title"], row["how"]) for row in TABLE]
+DECLARED = {row["name"]: read_declared(table_path, row) for row in TABLE}
 
 # The encoders graded with findings: every vector one of them fails must match one finding
 # (fnmatch globs on the vector id), and each finding's minimal vector must still fail, so the
@@ -78,7 +95,9 @@ NOTES = {
     "otherwise (never half), and a BigInt in 64 bits always with an 8-byte head. Whole doubles other than -0 are "
     "declared unsupported: a JavaScript number does not tell 1.0 from 1 and cbor-x has no float type.",
     "node-cbor": "Graded at the equivalent level: node-cbor writes floats as float32 when exact and uses half only "
-    "for the special values; BigInts (integers beyond 2^53) as bignums. Whole doubles other than -0 are declared "
+    "for the special values; BigInts (integers beyond 2^53) as bignums, also those that fit major type 0/1, which "
+    "RFC 8949 §3.4.3 would write as the integer (its `collapseBigIntegers` option, off by default) and which are the "
+    "same number (pass-equivalent). Whole doubles other than -0 are declared "
     "unsupported (a JavaScript number does not tell 1.0 from 1).",
     "msgpackr": "Graded at the equivalent level: floats always float64, BigInts as 64-bit integers (8-byte form). "
     "Whole doubles other than -0 are declared unsupported (a JavaScript number does not tell 1.0 from 1).",
@@ -105,6 +124,13 @@ NOTES = {
     "values.",
     "ruby-msgpack": "Graded at the equivalent level: floats always float 64, Hashes in insertion order (the "
     "vector's), binary as bin and subtypes as ext. Discarded values are declared unsupported (Ruby has none).",
+    "qt-cbor": "Graded at the equivalent level: append(double) always writes binary64 (`fb`; a narrower float is "
+    "the caller's choice, append(float) or append(qfloat16)), append(QCborTag) writes tags 0..23 with the one-byte "
+    "head (RFC 8949 §4.1 preferred), maps in the vector's order (startMap(n) writes what it is given), integers beyond "
+    "64 bits as bignums through append(QCborKnownTags) (the writer has no call for them); -2^64 through "
+    "QCborNegativeInteger(0) and every integer of qint64, quint64 and QCborNegativeInteger's range come out as "
+    "RFC 8949 §3.1 asks. Discarded values (Qt has none) and text that is no sequence of code points (no QString "
+    "holds it) are declared unsupported.",
 }
 
 FINDINGS = {
@@ -136,10 +162,6 @@ FINDINGS = {
         ("-0.0 written as the integer 0", ["cbor/float/-0.0", "cbor/rfc8949-a/-0.0"], "cbor/float/-0.0",
          "Bug: -0 is a float apart from 0 in JavaScript (Object.is) and in CBOR (RFC 8949 §3.3; Appendix A: "
          "`f98000`); cbor-x's integer test accepts -0 and writes `00`, losing the sign and the type."),
-        ("-2^64 as a bignum", ["cbor/bigint/-18446744073709551616", "cbor/rfc8949-a/-18446744073709551616"],
-         "cbor/bigint/-18446744073709551616",
-         "Equal value, not preferred serialization: RFC 8949 §3.4.3 writes a bignum that fits major type 1 as "
-         "`3bffffffffffffffff`. The runner keeps tags as binary subtypes, so it sees another value."),
         ("tag numbers truncated to 32 bits", ["cbor/binary/subtype-4294967296"], "cbor/binary/subtype-4294967296",
          "Bug: tag 2^32 is written as tag 0 (`da00000000`); RFC 8949 §3.4 tag numbers take the full 64-bit "
          "argument of §3."),
@@ -149,12 +171,6 @@ FINDINGS = {
          "(RFC 8949 §3.1 major type 3). cbor-x's own UTF-8 writer passes the code unit through."),
     ],
     "node-cbor": [
-        ("64-bit integers in BigInts written as bignums", ["cbor/int/*", "cbor/rfc8949-a/18446744073709551615",
-                                                          "cbor/bigint/*", "cbor/rfc8949-a/-18446744073709551616"],
-         "cbor/int/9223372036854775807",
-         "Equal value, not preferred serialization: RFC 8949 §3.4.3 writes a bignum that fits major type 0/1 as "
-         "that integer; node-cbor does so only with its `collapseBigIntegers` option, off by default. The runner "
-         "keeps tags as binary subtypes, so it sees another value."),
         ("tag numbers from 2^32-1 up refused", ["cbor/binary/subtype-4294967295", "cbor/binary/subtype-4294967296",
                                                 "cbor/binary/subtype-18446744073709551615"],
          "cbor/binary/subtype-4294967295",
@@ -271,6 +287,14 @@ FINDINGS = {
          "Bug: a Perl string may hold the code point U+DC00 and its internal encoding `edb080` is written as str "
          "unchecked; the MessagePack spec's str holds UTF-8, which excludes surrogates (RFC 3629 §3)."),
     ],
+    "qt-cbor": [
+        ("a lone surrogate written as `?`", ["cbor/refuse/invalid-utf8-surrogate"],
+         "cbor/refuse/invalid-utf8-surrogate",
+         "Legitimate but lossy, and silent: a QString can hold the unpaired surrogate U+D800 (one UTF-16 unit), and "
+         "append(QStringView) converts it to UTF-8 with Qt 5's converter, which writes `?` (`613f`, valid UTF-8 of "
+         "another string) where the corpus wants a refusal; the writer has no error path (Unicode §3.9 recommends "
+         "U+FFFD as the replacement, node-cbor's choice)."),
+    ],
     "ruby-msgpack": [
         ("integers beyond 64 bits refused", ["msgpack/bigint/*"], "msgpack/bigint/18446744073709551616",
          "Legitimate: MessagePack has no integer beyond 64 bits; msgpack raises RangeError where nlohmann's model "
@@ -283,40 +307,6 @@ FINDINGS = {
 FORMATS = ["cbor", "msgpack", "ubjson", "bjdata", "bson", "bon8"]
 RESULTS = ["pass", "pass-equivalent", "fail", "refused-correctly", "crash", "timeout", "unsupported", "harness-error"]
 
-EXPLAIN = {
-    "float width": "The value is the same, the float is wider (or narrower) than the expected bytes'. "
-    "nlohmann 3.11.2 writes binary32 whenever the double survives the round trip (never binary16); "
-    "cbor2, msgpack-python, msgpack-cxx and libcbor write every float as binary64 (`fb`, `cb`), RFC 8949 "
-    "preferred serialization picks the shortest of binary16/32/64. Decodes to the same double: pass-equivalent.",
-    "key order": "Same members, another order. nlohmann's objects are std::map, sorted bytewise by key; Python "
-    "dicts keep insertion order (the order the vector wrote them in); RFC 8949 §4.2.1 sorts by the encoded key "
-    "(shorter keys first). Decodes to the same object: pass-equivalent.",
-    "integer packing of whole doubles": "A double with an integral value written as an integer: msgpack-cxx's "
-    "pack_double does this for 1.0, 65536.0, 1e19 and also -0.0 (which becomes 0, losing the sign). The decoded "
-    "value is an integer, not the float the input was, so these fail (and -0.0 would even at equal types).",
-    "integer beyond 64 bits": "The input is an integer literal beyond 64 bits. nlohmann's model holds it as the "
-    "nearest double (exact level: that double, binary32 when exact); Python keeps the integer and cbor2 writes a "
-    "bignum (tag 2/3) or a major-type-1 integer, which the vector lists as an alternative; msgpack has no such "
-    "integer and msgpack-python refuses it.",
-    "tag head width": "The same tag with a head of another width: nlohmann 3.11.2 writes a binary subtype of 0..23 "
-    "as `d8 xx`, libcbor and cbor2 the one-byte head `c0+xx` that RFC 8949 §4.1 prefers. Same value.",
-    "head width": "The same item with a head (length or argument) of another width.",
-    "integer width": "The same integer in a wider or narrower form.",
-    "writes a value it must refuse": "Bytes for a value the corpus says must be refused: text that is not UTF-8 "
-    "(written raw), a discarded value (written as nothing, corrupting a counted container), a binary subtype "
-    "that does not fit the format (truncated), use_type without use_size. These are the divergences recorded in "
-    "reference/KNOWN_DIVERGENCES.md; nlohmann 3.11.2 fails exactly these.",
-    "refuses a valid value": "An error for a value the format can hold: msgpack-python's ExtType takes only "
-    "types 0..127 (subtypes 128..255 are the negative ext types nlohmann writes), and integers beyond 64 bits.",
-    "different value": "Bytes that decode to another value than the expected bytes do. For nlohmann 3.11.2 these "
-    "are recorded divergences: UBJSON NaN and infinities written as IEEE bits where UBJSON Draft 12 says null, "
-    "BJData ND-arrays whose data do not fit their type (truncated, or a double's bits reinterpreted).",
-    "malformed output": "Bytes that do not decode at all.",
-    "length or structure": "The items agree until one side ends or nests differently.",
-    "refuses for another reason": "A refusal naming another error category than the vector's.",
-    "indefinite length": "An indefinite-length item where a definite length was expected.",
-    "other": "A difference of another kind.",
-}
 
 
 def load(name, fmt):
@@ -364,10 +354,16 @@ for key, title, _ in ENCODERS:
         total = sum(r["counts"].values())
         verdict = "yes" if r["conforms"] else "no"
         w("| %s | %s | %s | %d | %s | %s |" % (key, fmt, r["level"], total, " | ".join(counts), verdict))
+        listed = {vid: (number, reason) for number, vid, reason in DECLARED[key]["vectors"].get(fmt, [])}
         for v in r["vectors"]:
+            if v["id"] in listed and v["result"] != "unsupported":
+                sys.exit("%s:%d: %s is declared unsupported, but %s graded it %s: take it off the list" % (
+                    DECLARED[key]["path"], listed[v["id"]][0], v["id"], key, v["result"]))
             if key in FINDINGS and not v["success"] and v["result"] != "unsupported":
                 failing.setdefault(key, {})[v["id"]] = v
             d = v.get("difference")
+            if d:
+                explain(d)
             if not d or v["success"] or key in FINDINGS:
                 continue
             diff_totals.setdefault(d, {}).setdefault((key, fmt), 0)
@@ -385,7 +381,7 @@ for d in sorted(diff_totals, key=lambda k: (-sum(diff_totals[k].values()), k)):
     w("")
     w("### %s" % d)
     w("")
-    w(EXPLAIN.get(d, EXPLAIN["other"]))
+    w(explain(d))
     w("")
     w("| encoder | format | vectors | example | expected | actual |")
     w("|---|---|---:|---|---|---|")
@@ -446,22 +442,33 @@ if problems:
 w("")
 w("## Declared unsupported")
 w("")
-w("What an adapter declares instead of running, with its reason (not failures, not passes).")
+w("What an adapter declares instead of running (not failures, not passes): the adapter's own answer, and")
+w("the reason it is declared for in `conformance/adapters/declared/NAME.txt`, which the run passes as its")
+w("expected-failures list. An unsupported vector that no file declares fails the run (docs/conformance.md,")
+w("\"Unsupported values\"): `not declared` below, and `no` in the table above.")
 w("")
-w("| encoder | format | vectors | reason |")
-w("|---|---|---:|---|")
+w("| encoder | format | vectors | the adapter's answer | declared because |")
+w("|---|---|---:|---|---|")
 for key, title, _ in ENCODERS:
     for fmt in FORMATS:
         r = load(key, fmt)
         if r is None:
             continue
-        reasons = {}
+        listed = {vid: reason for _, vid, reason in DECLARED[key]["vectors"].get(fmt, [])}
+        # Answers that differ only in the number they name (a JavaScript adapter names the double) are
+        # one row, shown by their first wording.
+        groups = {}
         for v in r["vectors"]:
             if v["result"] == "unsupported":
-                reason = v.get("detail", "").replace("declared unsupported: ", "")
-                reasons[reason] = reasons.get(reason, 0) + 1
-        for reason, n in sorted(reasons.items()):
-            w("| %s | %s | %d | %s |" % (key, fmt, n, reason.replace("|", "\\|")))
+                answer = v.get("detail", "").replace("declared unsupported: ", "")
+                because = listed.get(v["id"], "not declared")
+                group = groups.setdefault((re.sub(r"-?[0-9][0-9.e+-]*", "#", answer), because), [answer, 0, set()])
+                group[1] += 1
+                group[2].add(answer)
+        for (_, because), (answer, n, wordings) in sorted(groups.items()):
+            if len(wordings) > 1:
+                answer = "for example: %s (%d different values)" % (answer, len(wordings))
+            w("| %s | %s | %d | %s | %s |" % (key, fmt, n, answer.replace("|", "\\|"), because.replace("|", "\\|")))
 w("")
 with open(doc_path, "w") as f:
     f.write("\n".join(lines))
@@ -486,7 +493,7 @@ h("<p>Generated by <code>bash scripts/conformance-results.sh</code> with <code>d
   "which explains every encoder, level and finding. A cell is the vector's result for the encoder at the level "
   "in its column: P pass, E pass-equivalent, R refused correctly, F fail, C crash, T timeout, U unsupported, "
   "H harness error. Green conforms at that level (light green: an equal value in other bytes), red does not, "
-  "grey was declared unsupported, blank was not graded at that level. Hover a cell for its difference.</p>")
+  "grey was declared unsupported (a red U was not declared), blank was not graded at that level. Hover a cell for its difference.</p>")
 total_rows = 0
 for fmt in FORMATS:
     cols = [(key, load(key, fmt)) for key, _, _ in ENCODERS]
@@ -511,7 +518,10 @@ for fmt in FORMATS:
                 row.append('<td class="c na"></td>')
                 continue
             res = v["result"]
-            cls = "un" if res == "unsupported" else ("no" if not v["success"] else ("eq" if res == "pass-equivalent" else "ok"))
+            if res == "unsupported":
+                cls = "un" if v.get("declared") else "no"
+            else:
+                cls = "no" if not v["success"] else ("eq" if res == "pass-equivalent" else "ok")
             note = res
             if v.get("difference"):
                 note += ": " + v["difference"]

@@ -1,6 +1,7 @@
 # Shared by scripts/conformance-results.sh and scripts/generated-results.sh (sourced, not run):
-# the build, the npm encoders, the Debian-packaged Go, Perl and Ruby encoders and the table of
-# encoders, conformance/adapters/encoders.txt.
+# the build, the npm encoders, the Debian-packaged Go, Perl, Ruby and Qt encoders, the table of
+# encoders, conformance/adapters/encoders.txt, and what each encoder declares unsupported,
+# conformance/adapters/declared/.
 
 # build_encoders ROOT BUILD: configures BUILD if it has no cache and builds the CLI and the
 # reference batch encoder in it (nothing else).
@@ -19,26 +20,23 @@ build_encoders() {
 # encoder uses. Prints the directory.
 install_node_encoders() {
   local root=$1 build=$2 dir
-  case $build in
-    /*) dir="$build/node-encoders" ;;
-    *) dir="$root/$build/node-encoders" ;;
-  esac
-  mkdir -p "$dir"
+  dir=$(build_subdirectory "$root" "$build" node-encoders)
   cp "$root"/conformance/adapters/node/package.json "$root"/conformance/adapters/node/package-lock.json \
     "$root"/conformance/adapters/node/*.js "$dir/"
   npm ci --prefix "$dir" --ignore-scripts --no-audit --no-fund --loglevel=error >&2
   echo "$dir"
 }
 
-# The Debian packages of the Go, Perl and Ruby encoders (conformance/adapters/{go,perl,ruby}/).
+# The Debian packages of the Go, Perl, Ruby and Qt encoders (conformance/adapters/{go,perl,ruby,qt}/).
 # Only the results scripts install them: they are not part of scripts/setup.sh, so CI does not
-# grow; the CTests conform_adapter_go_*, _perl_* and _ruby_* skip when they are missing.
+# grow; the CTests conform_adapter_go_*, _perl_*, _ruby_* and _qt_* skip when they are missing.
 debian_encoder_packages=(golang-go golang-github-fxamacker-cbor-dev golang-github-ugorji-go-codec-dev
-  libcbor-xs-perl libdata-messagepack-perl ruby ruby-msgpack)
+  libcbor-xs-perl libdata-messagepack-perl ruby ruby-msgpack qtbase5-dev pkg-config g++)
 
 # install_debian_encoders ROOT BUILD: installs what debian_encoder_packages lacks (apt-get,
 # with sudo unless root; nothing when all are there) and builds the Go adapter against the
-# packaged sources into BUILD/go-encoders/go_encoder (GOPATH mode: nothing is downloaded).
+# packaged sources into BUILD/go-encoders/go_encoder (GOPATH mode: nothing is downloaded) and
+# the Qt adapter into BUILD/qt-encoders/qt_cbor_encoder.
 install_debian_encoders() {
   local root=$1 build=$2 missing=() p sudo_cmd=()
   for p in "${debian_encoder_packages[@]}"; do
@@ -49,18 +47,44 @@ install_debian_encoders() {
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}" >&2
   fi
   build_go_encoder "$root" "$build"
+  build_qt_encoder "$root" "$build"
+}
+
+# build_subdirectory ROOT BUILD NAME: makes BUILD/NAME (BUILD relative to ROOT unless absolute)
+# and prints its absolute path.
+build_subdirectory() {
+  local dir
+  case $2 in
+    /*) dir="$2/$3" ;;
+    *) dir="$1/$2/$3" ;;
+  esac
+  mkdir -p "$dir"
+  echo "$dir"
 }
 
 # build_go_encoder ROOT BUILD: BUILD/go-encoders/go_encoder from conformance/adapters/go/.
 build_go_encoder() {
   local root=$1 build=$2 dir
-  case $build in
-    /*) dir="$build/go-encoders" ;;
-    *) dir="$root/$build/go-encoders" ;;
-  esac
-  mkdir -p "$dir"
+  dir=$(build_subdirectory "$root" "$build" go-encoders)
   (cd "$root" && GOPATH=/usr/share/gocode GO111MODULE=off GOFLAGS= GOCACHE="$dir/cache" \
     go build -o "$dir/go_encoder" ./conformance/adapters/go)
+}
+
+# build_qt_encoder ROOT BUILD: BUILD/qt-encoders/qt_cbor_encoder from conformance/adapters/qt/,
+# with g++ and Qt5Core's pkg-config flags (-fPIC: Qt 5 is built with -reduce-relocations and
+# refuses code that is not position independent). Rebuilt only when a source is newer.
+build_qt_encoder() {
+  local root=$1 build=$2 dir source=$1/conformance/adapters/qt/qt_cbor_encoder.cpp
+  dir=$(build_subdirectory "$root" "$build" qt-encoders)
+  local file stale=false
+  for file in "$root"/conformance/adapters/qt/*.cpp "$root"/conformance/adapters/qt/*.hpp; do
+    [ "$dir/qt_cbor_encoder" -nt "$file" ] || stale=true
+  done
+  $stale || return 0
+  # shellcheck disable=SC2046 # pkg-config's flags are words
+  g++ -std=c++17 -O2 -Wall -Wextra -Werror -fPIC "$source" $(pkg-config --cflags --libs Qt5Core) \
+    -o "$dir/qt_cbor_encoder.new"
+  mv "$dir/qt_cbor_encoder.new" "$dir/qt_cbor_encoder"
 }
 
 # mode_options MODE ENCODER: sets the array mode_option to the conform options of the table's
@@ -71,6 +95,26 @@ mode_options() {
   case $2 in linked:*) return ;; esac
   mode_option=(--mode "${1%+json}")
   case $1 in *+json) mode_option+=(--notation json) ;; esac
+}
+
+# declared_unsupported ROOT PYTHON NAME FORMAT DIR: what encoder NAME declares unsupported in
+# FORMAT (conformance/adapters/declared/NAME.txt, read by scripts/lib/encoders_table.py, which
+# stops with FILE:LINE on a malformed entry): sets the array declared_list_option to
+# `--expected-failures DIR/NAME.FORMAT.expected` for the corpus vectors it lists (none without
+# any) and declared_budget to the budget of generated values (`--max-unsupported`, 0 without one).
+declared_unsupported() {
+  local root=$1 python=$2 name=$3 format=$4 dir=$5 answer list
+  answer=$(PYTHONPATH="$root/scripts/lib" "$python" "$root/scripts/lib/encoders_table.py" declared \
+    "$root/conformance/adapters/encoders.txt" "$name" "$format" "$dir") || return 2
+  list=${answer%%$'\n'*}
+  # shellcheck disable=SC2034 # read by the scripts that source this file
+  declared_budget=${answer#*$'\n'}
+  # shellcheck disable=SC2034
+  if [ -n "$list" ]; then
+    declared_list_option=(--expected-failures "$list")
+  else
+    declared_list_option=()
+  fi
 }
 
 # read_encoders ROOT BUILD PYTHON NODE_DIR: fills the array `runs` with one
@@ -97,6 +141,7 @@ read_encoders() {
     encoder=${encoder//\{go\}/$build/go-encoders/go_encoder --library}
     encoder=${encoder//\{perl\}//usr/bin/perl}
     encoder=${encoder//\{ruby\}//usr/bin/ruby}
+    encoder=${encoder//\{qt\}/$build/qt-encoders/qt_cbor_encoder}
     runs+=("$name|$formats|$level|$encoder|$mode")
   done <"$table"
 }

@@ -8,7 +8,8 @@ import os
 import re
 import sys
 
-from encoders_table import read_table
+from difference_classes import explain
+from encoders_table import read_declared, read_table
 
 out_dir, doc_path, table_path = sys.argv[1:4]
 
@@ -30,9 +31,6 @@ VERDICTS = {
         "integer (the MessagePack spec leaves a number's form to the encoder), so a reader gets the integer 0, not a "
         "float; for -0.0 the sign is lost too (conformance-results.md, `integer packing of whole doubles`)."),
     ("msgpack-cxx", "msgpack", "float width"): ("-249.75", MSGPACK_FLOAT_WIDTH),
-    ("msgpack-cxx", "msgpack", "different value"): (
-        "[-238.25,0.0]", "Same root cause as `integer packing of whole doubles` (the 0.0 written `00`); the class "
-        "differs only because the first differing item is the float width of -238.25. Legitimate choice, as there."),
     ("libcbor", "cbor", "float width"): ("0.0", CBOR_FLOAT_WIDTH),
     ("libcbor", "cbor", "tag head width"): ("h''#0", CBOR_TAG_HEAD),
     ("cbor2", "cbor", "float width"): ("0.0", CBOR_FLOAT_WIDTH),
@@ -53,35 +51,45 @@ VERDICTS = {
         "BJData Draft 1; Draft 2 is little-endian): pybj writes a subnormal double as high-precision `H` with its "
         "exact decimal expansion (legitimate in itself) and its 757-byte length as `u` big-endian `02f5`, which a "
         "Draft 2 reader takes for 62,722 bytes."),
-    ("pybj", "bjdata", "different value"): (
-        "9223372036854775807", "Same root cause as the corpus finding `every multi-byte number big-endian`: "
-        "2^63-1 as `M` (uint64) big-endian, which Draft 2 (little-endian) reads as another integer."),
-    ("cbor-x", "cbor", "different value"): (
+    ("pybj", "bjdata", "different value: float"): (
+        "1.0", "Same root cause as the corpus finding `every multi-byte number big-endian` (pybj 0.2.6 writes BJData "
+        "Draft 1; Draft 2 is little-endian): 1.0 as `D` with its bytes big-endian (`443ff0000000000000`), which a "
+        "Draft 2 reader takes for the subnormal 3.04e-319."),
+    ("pybj", "bjdata", "different value: integer"): (
+        "-129", "Same root cause as the corpus finding `every multi-byte number big-endian`: -129 as `I` (int16) "
+        "big-endian `ff7f`, which a Draft 2 (little-endian) reader takes for 32767."),
+    ("pybj", "bjdata", "length or structure"): (
+        '["' + "d" * 198 + "...", "Same root cause as the corpus finding `every multi-byte number big-endian`: a "
+        "string of 256 bytes gets its length as `u` (uint16) big-endian `0100`, which a Draft 2 reader takes for 1, "
+        "so the rest of the string is read as further elements (the report cuts the input at 200 characters)."),
+    ("pybj", "bjdata", "different type"): (
+        '{"_ArrayData_":[],"_ArraySize_":[],"_ArrayType_":"int8"}', "Legitimate, the corpus finding `JData ND-array "
+        "annotations written as objects`: nlohmann 3.11.2's to_bjdata turns this object into an optimized N-D array "
+        "(`5b2469235b5d`); pybj writes it as the object it is."),
+    ("pybj", "bjdata", "integer packing of whole doubles"): (
+        '{"_ArrayData_":[0,0],"_ArraySize_":[2,1],"_ArrayType_":"single"}', "Legitimate, the same root cause as "
+        "`different type` (the corpus finding `JData ND-array annotations written as objects`): nlohmann's to_bjdata "
+        "writes an N-D array of singles, whose data are the floats 0.0; pybj writes the object, with `_ArrayData_` "
+        "holding the integers the input gave."),
+    ("node-cbor", "cbor", "malformed output"): (
+        '["' + "a" * 198 + "...", "Bug, the corpus finding `output cut at 16 KiB` (hildjj/node-cbor issue 170, open): "
+        "cbor.encode() returns what its stream buffered, here the first 16,385 bytes of an array of long strings, so "
+        "the output ends early and does not decode; nothing is thrown (the report cuts the input at 200 characters)."),
+    ("cbor-x", "cbor", "different value: binary"): (
         "h''#4294967296", "Bug, the corpus finding `tag numbers truncated to 32 bits`: tag 2^32 is written as tag 0 "
         "(`da00000000`); RFC 8949 §3.4 tag numbers take the full 64-bit argument of §3."),
     ("cbor-x", "cbor", "integer packing of whole doubles"): (
         "-0.0", "Bug, the corpus finding `-0.0 written as the integer 0`: -0 is a float apart from 0 in JavaScript "
         "(Object.is) and in CBOR (RFC 8949 §3.3; Appendix A: `f98000`); cbor-x writes `00`, losing sign and type."),
-    ("node-cbor", "cbor", "different value"): (
-        "18446744073709551615", "Equal value, not preferred serialization, the corpus finding `64-bit integers in "
-        "BigInts written as bignums`: RFC 8949 §3.4.3 writes a bignum that fits major type 0/1 as that integer "
-        "(node-cbor's `collapseBigIntegers` option, off by default); the runner keeps tags as binary subtypes."),
     ("node-cbor", "cbor", "refuses a valid value"): (
         "h''#4294967295", "Bug, the corpus finding `tag numbers from 2^32-1 up refused`: RFC 8949 §3.4 tag numbers "
         "take the full 64-bit argument of §3."),
     ("msgpackr", "msgpack", "refuses a valid value"): (
         "h''#0", "Bug, the corpus finding `ext type 0 refused`: addExtension rejects type 0 (\"Extension has no "
         "type\", a falsy test) although 0..127 are the application's ext types (MessagePack spec, ext format family)."),
-    ("msgpackr", "msgpack", "different value"): (
-        "{\"\":-0.0}", "The same bug as `integer packing of whole doubles` (-0.0 written `00`); the first difference "
-        "is the map's head, `de0001` (map 16) for one member, which is legitimate (the spec's map 16 holds up to "
-        "2^16-1 members; msgpackr's default without `variableMapSize`)."),
     ("msgpackr", "msgpack", "integer packing of whole doubles"): ("-0.0", MSGPACK_MINUS_ZERO),
-    ("msgpack-javascript", "msgpack", "different value"): (
-        "[-238.25,-0.0]", "The same bug as `integer packing of whole doubles` (the -0.0 written `00`); the first "
-        "difference is -238.25 as float 64, an equal value."),
     ("msgpack-javascript", "msgpack", "refuses a valid value"): (
-        "[" * 199 + "]...", "Legitimate default, documented, the corpus finding `nesting beyond 100 refused`: "
+        "[" * 101 + "]" * 99 + "...", "Legitimate default, documented, the corpus finding `nesting beyond 100 refused`: "
         "`maxDepth` is 100; the value (arrays nested more than 100 deep; the report cuts the input at 200 "
         "characters) is valid."),
     ("msgpack-javascript", "msgpack", "integer packing of whole doubles"): ("-0.0", MSGPACK_MINUS_ZERO),
@@ -89,9 +97,6 @@ VERDICTS = {
         "0.0", "Legitimate, documented choice, the corpus finding `whole doubles written as integers`: CBOR::XS writes "
         "a Perl number whose value is whole and fits 32 bits as an integer (0.0 as `00`), so a reader gets an integer, "
         "not the float (for -0.0 the sign is lost too: the corpus finding `-0.0 written as the integer 0`, a bug)."),
-    ("cbor-xs", "cbor", "different value"): (
-        "[Infinity,0.0]", "Same root cause as `integer packing of whole doubles` (the 0.0 written `00`); the first "
-        "differing item is Infinity as binary32 `fa7f800000` where the reference writes half `f97c00`, an equal value."),
 }
 
 
@@ -142,18 +147,26 @@ which `sinkcheck conform --corpus FILE` grades again.
 
 lines = INTRO.split("\n")
 w = lines.append
-w("| encoder | format | level | values | seconds | values/s | unsupported | failing values | classes |")
-w("|---|---|---|---:|---:|---:|---:|---:|---:|")
+w("| encoder | format | level | values | seconds | values/s | unsupported | declared budget | failing values | "
+  "classes | conforms |")
+w("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+seen_classes = set()
 for row, s in summaries:
+    for finding in s["findings"]:
+        explain(finding["difference"])  # stops on a class the document cannot explain
+        seen_classes.add(finding["difference"])
     level = s["level"] if s["level"] == s["table_level"] else "%s (table: %s)" % (s["level"], s["table_level"])
     rate = s["values"] / s["wall_seconds"] if s["wall_seconds"] > 0 else 0
-    w("| %s | %s | %s | %d | %.1f | %.0f | %d | %d | %d |" % (
-        row["name"], s["format"], level, s["values"], s["wall_seconds"], rate, s["counts"]["unsupported"], s["failing"],
-        len(s["findings"])))
+    w("| %s | %s | %s | %d | %.1f | %.0f | %d | %s | %d | %d | %s |" % (
+        row["name"], s["format"], level, s["values"], s["wall_seconds"], rate, s["counts"]["unsupported"],
+        s["max_unsupported"], s["failing"], len(s["findings"]), "yes" if s["conforms"] else "no"))
 w("")
 w("`failing values` counts every value the encoder did not get right at that level (at the exact level")
 w("that includes equal values in other bytes). Unsupported values (an adapter declaring a value it")
-w("cannot be asked for, such as a whole double in JavaScript) are not failures.")
+w("cannot be asked for, such as a whole double in JavaScript) are not failures, but a run conforms only")
+w("when they stay within the budget the encoder declares, with its reason, in")
+w("`conformance/adapters/declared/NAME.txt` (`--max-unsupported`; 0 without one): docs/conformance.md,")
+w("\"Unsupported values\".")
 w("")
 w("## Classes per encoder")
 stale = []
@@ -163,6 +176,13 @@ for row, s in summaries:
     w("")
     w("%s; %d values at the %s level, %d redrawn (refused by the reference in the default profile)." % (
         row["title"], s["values"], s["level"], s["redrawn"]))
+    budget = read_declared(table_path, row)["generated"].get(s["format"])
+    if budget is not None:
+        w("")
+        w("Declared in `conformance/adapters/declared/%s.txt`: up to %s of the values unsupported, because %s." % (
+            row["name"], budget[1], budget[2]))
+    w("")
+    w("Verdict: %s" % s["verdict"])
     # Reasons that differ only in the value they name (a JavaScript adapter names the double) are
     # one reason: counted together, shown by their most frequent wording.
     groups = {}
@@ -170,10 +190,17 @@ for row, s in summaries:
         group = groups.setdefault(re.sub(r"-?[0-9][0-9.e+-]*", "#", reason), [reason, 0, 0])
         group[1] += n
         group[2] += 1
+    if s["counts"]["unsupported"]:
+        # The report lists the first unsupported values and counts the rest.
+        w("")
+        w("Declared unsupported by the adapter: %d values; the answers of the %d the report lists:" % (
+            s["counts"]["unsupported"], sum(n for _, n, _ in groups.values())))
+        w("")
     for example, n, wordings in groups.values():
         shown_as = "for example: %s (%d different values)" % (example, wordings) if wordings > 1 else example
-        w("Declared unsupported by the adapter: %d values, %s." % (n, shown_as))
+        w("- %d: %s" % (n, shown_as))
     if not s["findings"]:
+        w("")
         w("No failure.")
         continue
     by_id = {v["id"]: v for v in s["representatives"]}
@@ -195,6 +222,15 @@ for row, s in summaries:
                                                          " (step limit)" if finding["steps_exhausted"] else "")
         w("| %s | %d | `%s` | %s | %s | %s | %s |" % (finding["difference"], finding["values"], cell(finding["input"]),
                                                    expected(v), actual(v), shrinking, verdict))
+w("")
+w("## The classes")
+w("")
+w("What each class of difference found above means (docs/conformance.md, \"Results\").")
+w("")
+w("| class | meaning |")
+w("|---|---|")
+for difference in sorted(seen_classes):
+    w("| %s | %s |" % (difference, explain(difference).replace("|", "\\|")))
 w("")
 with open(doc_path, "w") as f:
     f.write("\n".join(lines))
