@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -387,27 +388,26 @@ private:
             if (!(peek() >= '0' && peek() <= '9')) fail("expected a digit in the exponent");
             while (peek() >= '0' && peek() <= '9') ++i_;
         }
-        const std::string literal(s_.substr(at, i_ - at));
+        const std::string_view literal = s_.substr(at, i_ - at);
         out_.wire += literal;
+        const char* const first = literal.data();
+        const char* const last = first + literal.size();
         if (!is_float) {
             // nlohmann's model: non-negative -> number_unsigned, negative -> number_integer,
             // beyond 64 bits -> the nearest double (corpus README, "Integers beyond 64 bits").
-            errno = 0;
             if (negative) {
-                char* end = nullptr;
-                const long long v = std::strtoll(literal.c_str(), &end, 10);
-                if (errno == 0) {
-                    return json(static_cast<std::int64_t>(v));
-                }
+                std::int64_t v = 0;
+                if (std::from_chars(first, last, v).ec == std::errc()) return json(v);
             } else {
-                char* end = nullptr;
-                const unsigned long long v = std::strtoull(literal.c_str(), &end, 10);
-                if (errno == 0) {
-                    return json(static_cast<std::uint64_t>(v));
-                }
+                std::uint64_t v = 0;
+                if (std::from_chars(first, last, v).ec == std::errc()) return json(v);
             }
         }
-        return json(std::strtod(literal.c_str(), nullptr));
+        // Correctly rounded, as strtod; strtod also decides what from_chars leaves out of
+        // range (overflow to infinity, underflow to a denormal or zero).
+        double d = 0;
+        if (std::from_chars(first, last, d).ec == std::errc()) return json(d);
+        return json(std::strtod(std::string(literal).c_str(), nullptr));
     }
 
     json float_bits() {
@@ -487,8 +487,14 @@ private:
             }
             if (static_cast<unsigned char>(c) < 0x20) fail("control character in a string must be escaped");
             if (c != '\\') {
-                out += c;
-                ++i_;
+                // a run of plain bytes in one append: most strings have no escape at all
+                std::size_t end = i_ + 1;
+                while (end < s_.size() && s_[end] != '"' && s_[end] != '\\' &&
+                       static_cast<unsigned char>(s_[end]) >= 0x20) {
+                    ++end;
+                }
+                out.append(s_.data() + i_, end - i_);
+                i_ = end;
                 continue;
             }
             ++i_;
@@ -551,6 +557,14 @@ private:
     std::vector<frame> stack_;
 };
 
+/// Whether the decimal text [first, last) reads as v: correctly rounded, as strtod (which
+/// decides what from_chars leaves out of range).
+bool reads_back(const char* first, const char* last, double v) {
+    double back = 0;
+    if (std::from_chars(first, last, back).ec == std::errc()) return back == v;
+    return std::strtod(std::string(first, last).c_str(), nullptr) == v;
+}
+
 void render_float(std::string& out, double v) {
     if (std::isnan(v)) {
         std::uint64_t bits;
@@ -570,26 +584,43 @@ void render_float(std::string& out, double v) {
         out += v > 0 ? "Infinity" : "-Infinity";
         return;
     }
+    // The fewest significant digits that read back to v, in printf's %g form. No %.Pg with P
+    // below the digit count of the shortest round-trip form (to_chars) reads back, so the search
+    // starts there; it nearly always ends there too.
     char buf[40];
-    for (int precision = 1; precision <= 17; ++precision) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-        if (std::strtod(buf, nullptr) == v) {
-            break;
-        }
+    const auto shortest = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    int digits = 0;
+    for (const char* p = buf; p != shortest.ptr && *p != 'e'; ++p) digits += (*p >= '0' && *p <= '9') ? 1 : 0;
+    const char* end = buf;
+    for (int precision = std::max(digits, 1); precision <= 17; ++precision) {
+        end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, precision).ptr;
+        if (reads_back(buf, end, v)) break;
     }
-    std::string s(buf);
-    if (s.find_first_of(".e") == std::string::npos) {
-        s += ".0";
-    }
+    const std::string_view s(buf, static_cast<std::size_t>(end - buf));
     out += s;
+    if (s.find_first_of(".e") == std::string_view::npos) out += ".0";
 }
 
 void render_string(std::string& out, const std::string& s) {
     static const char digits[] = "0123456789abcdef";
     out += '"';
+    // Valid UTF-8 (nearly every string) has no byte to escape at or above 0x80, so whole runs
+    // without a quote, backslash or control character are copied at once.
+    const bool valid = detail::utf8_invalid_at(s.data(), s.size()) == detail::utf8_valid;
     std::size_t i = 0;
     while (i < s.size()) {
         const auto b = static_cast<unsigned char>(s[i]);
+        if (valid && b >= 0x20 && b != '"' && b != '\\' && b != 0x7f) {
+            std::size_t end = i + 1;
+            while (end < s.size()) {
+                const auto c = static_cast<unsigned char>(s[end]);
+                if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f) break;
+                ++end;
+            }
+            out.append(s, i, end - i);
+            i = end;
+            continue;
+        }
         if (b >= 0x80) {
             // Copy a valid multi-byte sequence as is; escape the first byte of an invalid one.
             const std::size_t len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
@@ -658,8 +689,49 @@ void render_scalar(std::string& out, const json& j) {
 
 parsed_value parse_value(std::string_view text, const parse_limits& limits) {
     // The syntax first: an error after `[""]*1000000` must not wait for a million copies.
-    parser(text, limits, false).run();
+    // Without repetitions nothing is expanded, so one pass finds the same first error.
+    if (limits.allow_repeat) parser(text, limits, false).run();
     return parser(text, limits, true).run();
+}
+
+parsed_value rendered_value(nlohmann::json value) {
+    parsed_value out;
+    out.wire = render_value(value);
+    // The parser's view of every node: integers by sign, and whether the text used an
+    // extension token (NaN, Infinity, f64'', h'', discarded) or a \x escape.
+    const auto text_plain = [](const std::string& s) {
+        return detail::utf8_invalid_at(s.data(), s.size()) == detail::utf8_valid;
+    };
+    std::vector<json*> todo = {&out.value};
+    out.value = std::move(value);
+    while (!todo.empty()) {
+        json& j = *todo.back();
+        todo.pop_back();
+        switch (j.type()) {
+            case json::value_t::array:
+                for (json& e : j.get_ref<json::array_t&>()) todo.push_back(&e);
+                break;
+            case json::value_t::object:
+                for (auto& [key, member] : j.get_ref<json::object_t&>()) {
+                    if (!text_plain(key)) out.plain_json = false;
+                    todo.push_back(&member);
+                }
+                break;
+            case json::value_t::number_integer:
+                if (j.get<std::int64_t>() >= 0) j = static_cast<std::uint64_t>(j.get<std::int64_t>());
+                break;
+            case json::value_t::number_float:
+                if (!std::isfinite(j.get<double>())) out.plain_json = false;
+                break;
+            case json::value_t::string:
+                if (!text_plain(j.get_ref<const std::string&>())) out.plain_json = false;
+                break;
+            case json::value_t::binary:
+            case json::value_t::discarded: out.plain_json = false; break;
+            default: break;
+        }
+    }
+    return out;
 }
 
 std::string render_value(const nlohmann::json& value, std::size_t max_bytes) {

@@ -56,6 +56,13 @@ parsed_value parse_value(std::string_view text, const parse_limits& limits = {})
 /// nlohmann::json; stops after max_bytes and appends "..." (0: no limit). Iterative.
 std::string render_value(const nlohmann::json& value, std::size_t max_bytes = 0);
 
+/// What parse_value(render_value(value)) gives — the same value, number types and wire text —
+/// without reading the text back: render_value writes wire text as it is (no repetition, no
+/// white space), every double in digits that read back to its bits, and the one thing reading
+/// changes is that a non-negative signed integer comes back unsigned (nlohmann's model).
+/// Generated values take this path, one parse per value fewer.
+parsed_value rendered_value(nlohmann::json value);
+
 /// How the JSON notation spells a double (docs/conformance.md, "The protocol").
 enum class json_floats {
     /// Readable, in the shortest digits that read back to the same bits: a non-integral finite
