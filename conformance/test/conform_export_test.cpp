@@ -325,6 +325,29 @@ TEST(ValueNotation, ReadsNumbersAtTheEdgesOfTheirTypes) {
               "cAd\\e");
 }
 
+// Without repetitions the parser does not build the wire text token by token: it is the text
+// less the white space between tokens. Both ways must give the same wire, for every corpus
+// vector written without a repetition and for text spaced out in every place it may be.
+TEST(ValueNotation, WireWithoutRepetitionsIsTheTextLessItsSpaces) {
+    parse_limits no_repeat;
+    no_repeat.allow_repeat = false;
+    std::size_t compared = 0;
+    for (const test_vector& v : load_corpus(SINKCHECK_CORPUS_DIR)) {
+        if (v.input_text.find('*') != std::string::npos) continue;
+        const parsed_value read = parse_value(v.input_text, no_repeat);
+        ASSERT_EQ(read.wire, v.input.wire) << v.id;
+        ASSERT_EQ(read.plain_json, v.input.plain_json) << v.id;
+        ++compared;
+    }
+    EXPECT_GT(compared, 1000U);
+    const std::string spaced =
+        " [ 1 ,\t\"a b\\\" \" ,\n{ \"k \" : h'00'#2 , \"\\\\\" : [ ] } ,\r-1.5e3 , f64'7ff8000000000001' ] ";
+    const parsed_value with = parse_value(spaced);
+    const parsed_value without = parse_value(spaced, no_repeat);
+    EXPECT_EQ(without.wire, "[1,\"a b\\\" \",{\"k \":h'00'#2,\"\\\\\":[]},-1.5e3,f64'7ff8000000000001']");
+    EXPECT_EQ(without.wire, with.wire);
+}
+
 /// Whether a and b are the same value in every node's type too (nlohmann's == takes 1 and 1u,
 /// and no NaN, as equal): floats by their bits, members in order.
 bool same_in_every_type(const json& a, const json& b) {

@@ -58,7 +58,16 @@ int serve_batch(const serve_function& encode) {
                 } else {
                     s = encode(r);
                 }
-                answers += protocol::encode_answer(answer_status(s), r.seq, answer_payload(s));
+                // the answer frame (encode_answer's), written in place: no copy of the payload
+                answers += static_cast<char>(answer_status(s));
+                protocol::put_u32(answers, r.seq);
+                if (s.what == served::kind::encoded) {
+                    protocol::put_u32(answers, static_cast<std::uint32_t>(s.bytes.size()));
+                    answers.append(reinterpret_cast<const char*>(s.bytes.data()), s.bytes.size());
+                } else {
+                    protocol::put_u32(answers, static_cast<std::uint32_t>(s.message.size()));
+                    answers += s.message;
+                }
                 at += 4 + std::size_t{n};
                 continue;
             }
@@ -142,6 +151,7 @@ served serve_reference(const protocol::request& r) {
     served s;
     parse_limits limits;
     limits.allow_repeat = false;
+    limits.want_wire = false;
     nlohmann::json value;
     const char* notation = std::getenv(protocol::env_notation);
     try {

@@ -27,6 +27,31 @@ namespace {
 
 using json = nlohmann::json;
 
+/// The text without the white space between its tokens (strings keep theirs): the wire text
+/// of a value written without repetitions.
+std::string without_space(std::string_view s) {
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    if (std::none_of(s.begin(), s.end(), space)) return std::string(s);
+    std::string out;
+    out.reserve(s.size());
+    bool in_string = false;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (in_string) {
+            out += c;
+            if (c == '\\' && i + 1 < s.size()) {
+                out += s[++i];
+            } else if (c == '"') {
+                in_string = false;
+            }
+        } else if (!space(c)) {
+            in_string = c == '"';
+            out += c;
+        }
+    }
+    return out;
+}
+
 using sinkcheck::detail::append_utf8;
 
 class parser {
@@ -64,20 +89,21 @@ public:
                 if (i_ != s_.size()) {
                     fail("unexpected text after the value");
                 }
+                if (!limits_.allow_repeat && limits_.want_wire) out_.wire = without_space(s_);
                 return std::move(out_);
             }
             frame& top = stack_.back();
             const char close = top.object ? '}' : ']';
             if (peek() == ',') {
                 ++i_;
-                out_.wire += ',';
+                emit(',');
                 if (top.object) {
                     parse_key(top);
                 }
                 need_value = true;
             } else if (peek() == close) {
                 ++i_;
-                out_.wire += close;
+                emit(close);
                 close_container(top);
                 stack_.pop_back();
             } else {
@@ -95,6 +121,13 @@ private:
         std::size_t wire_body = 0;   // wire offset after the opening bracket
         std::size_t wire_value = 0;  // wire offset of the current member's value
     };
+
+    /// Appends to the wire text, which is built as the parser goes only when repetitions may
+    /// change it; without them it is the text less its white space (run() makes it at the end).
+    template <class T>
+    void emit(const T& token) {
+        if (limits_.allow_repeat) out_.wire += token;
+    }
 
     [[noreturn]] void fail(const std::string& message) const { throw notation_error(message, i_); }
     [[noreturn]] void fail_at(const std::string& message, std::size_t at) const { throw notation_error(message, at); }
@@ -138,7 +171,7 @@ private:
 
     void open_container(char c) {
         ++i_;
-        out_.wire += c;
+        emit(c);
         json* node = place(c == '[' ? json::array() : json::object());
         frame f{node, c == '{', {}, {}, out_.wire.size(), 0};
         stack_.push_back(std::move(f));
@@ -152,19 +185,21 @@ private:
         const std::size_t at = i_;
         const std::size_t raw_begin = i_ + 1;
         f.key = string_body();
-        f.key_raw = std::string(s_.substr(raw_begin, i_ - 1 - raw_begin));
+        const std::string_view key_raw = s_.substr(raw_begin, i_ - 1 - raw_begin);
+        if (limits_.allow_repeat) f.key_raw = std::string(key_raw);  // for '{...}*N'
+
         if (f.node->contains(f.key)) {
             fail_at("duplicate object key", at);
         }
-        out_.wire += '"';
-        out_.wire += f.key_raw;
-        out_.wire += '"';
+        emit('"');
+        emit(key_raw);
+        emit('"');
         skip_ws();
         if (peek() != ':') {
             fail("expected ':' after the object key");
         }
         ++i_;
-        out_.wire += ':';
+        emit(':');
         f.wire_value = out_.wire.size();
     }
 
@@ -297,17 +332,17 @@ private:
             if (repeat_suffix(n) && (grow_check(raw.size() * n), may_expand(1, n))) {
                 std::string expanded;
                 expanded.reserve(s.size() * n);
-                out_.wire += '"';
+                emit('"');
                 for (std::uint64_t k = 0; k < n; ++k) {
                     expanded += s;
-                    out_.wire += raw;
+                    emit(raw);
                 }
-                out_.wire += '"';
+                emit('"');
                 return json(std::move(expanded));
             }
-            out_.wire += '"';
-            out_.wire += raw;
-            out_.wire += '"';
+            emit('"');
+            emit(raw);
+            emit('"');
             return json(std::move(s));
         }
         if (c == 'h' && s_.substr(i_, 2) == "h'") {
@@ -326,15 +361,15 @@ private:
             return number();
         }
         if (take("null")) {
-            out_.wire += "null";
+            emit("null");
             return json(nullptr);
         }
         if (take("true")) {
-            out_.wire += "true";
+            emit("true");
             return json(true);
         }
         if (take("false")) {
-            out_.wire += "false";
+            emit("false");
             return json(false);
         }
         if (take("NaN")) {
@@ -345,7 +380,7 @@ private:
         }
         if (take("discarded")) {
             out_.plain_json = false;
-            out_.wire += "discarded";
+            emit("discarded");
             return json(json::value_t::discarded);
         }
         if (c == '\0') {
@@ -356,7 +391,7 @@ private:
 
     json special(const char* spelling, double v) {
         out_.plain_json = false;
-        out_.wire += spelling;
+        emit(spelling);
         return json(v);
     }
 
@@ -389,7 +424,7 @@ private:
             while (peek() >= '0' && peek() <= '9') ++i_;
         }
         const std::string_view literal = s_.substr(at, i_ - at);
-        out_.wire += literal;
+        emit(literal);
         const char* const first = literal.data();
         const char* const last = first + literal.size();
         if (!is_float) {
@@ -425,7 +460,7 @@ private:
         double v;
         std::memcpy(&v, &bits, sizeof v);
         out_.plain_json = false;
-        out_.wire += s_.substr(at, i_ - at);
+        emit(s_.substr(at, i_ - at));
         return json(v);
     }
 
@@ -433,6 +468,10 @@ private:
         i_ += 2;
         const std::size_t digits_at = i_;
         std::vector<std::uint8_t> bytes;
+        // room for the digits up to the next quote (a bound when the text is malformed)
+        if (const std::size_t quote = s_.find('\'', i_); quote != std::string_view::npos) {
+            bytes.reserve((quote - i_) / 2);
+        }
         int high = -1;
         while (peek() != '\'') {
             const int d = hex_digit(peek());
@@ -458,17 +497,17 @@ private:
                 bytes.insert(bytes.end(), unit.begin(), unit.end());
             }
         }
-        out_.wire += "h'";
+        emit("h'");
         for (std::uint64_t k = 0; k < n; ++k) {
-            out_.wire += digits;
+            emit(digits);
         }
-        out_.wire += '\'';
+        emit('\'');
         if (peek() == '#') {
             ++i_;
             const std::size_t sub_at = i_;
             const std::uint64_t subtype = unsigned_literal("a subtype after '#'");
-            out_.wire += '#';
-            out_.wire += s_.substr(sub_at, i_ - sub_at);
+            emit('#');
+            emit(s_.substr(sub_at, i_ - sub_at));
             return json::binary(std::move(bytes), subtype);
         }
         return json::binary(std::move(bytes));
@@ -657,26 +696,34 @@ void render_string(std::string& out, const std::string& s) {
     out += '"';
 }
 
+template <class Integer>
+void append_number(std::string& out, Integer n) {
+    char buf[24];
+    out.append(buf, static_cast<std::size_t>(std::to_chars(buf, buf + sizeof buf, n).ptr - buf));
+}
+
 void render_scalar(std::string& out, const json& j) {
     switch (j.type()) {
         case json::value_t::null: out += "null"; break;
         case json::value_t::boolean: out += j.get<bool>() ? "true" : "false"; break;
-        case json::value_t::number_unsigned: out += std::to_string(j.get<std::uint64_t>()); break;
-        case json::value_t::number_integer: out += std::to_string(j.get<std::int64_t>()); break;
+        case json::value_t::number_unsigned: append_number(out, j.get<std::uint64_t>()); break;
+        case json::value_t::number_integer: append_number(out, j.get<std::int64_t>()); break;
         case json::value_t::number_float: render_float(out, j.get<double>()); break;
         case json::value_t::string: render_string(out, j.get_ref<const std::string&>()); break;
         case json::value_t::binary: {
             static const char digits[] = "0123456789abcdef";
             const auto& b = j.get_binary();
             out += "h'";
+            std::size_t at = out.size();
+            out.resize(at + 2 * b.size());
             for (std::uint8_t x : b) {
-                out += digits[x >> 4];
-                out += digits[x & 15];
+                out[at++] = digits[x >> 4];
+                out[at++] = digits[x & 15];
             }
             out += '\'';
             if (b.has_subtype()) {
                 out += '#';
-                out += std::to_string(b.subtype());
+                append_number(out, b.subtype());
             }
             break;
         }

@@ -46,6 +46,9 @@ struct parse_limits {
     /// bound the work, `[""]*8333833` is 8.3 million values in 16 MiB of wire text. The corpus
     /// repeats at most 65,538 times.
     std::size_t max_repeated_elements = std::size_t{1} << 20;
+    /// false: the value alone is wanted, and without repetitions parsed_value::wire is left
+    /// empty (an encoder reading its request needs no copy of the text).
+    bool want_wire = true;
 };
 
 /// Parses one value in the notation; throws notation_error. The whole text is checked before
