@@ -477,14 +477,14 @@ def _serve_batch(encode, refusals, leaf):
     # that sends a request at a time still gets each answer before the encoder waits.
     fd_in = sys.stdin.fileno()
     fd_out = sys.stdout.fileno()
-    buf = b""
+    buf = bytearray()  # appended to in place: a large request arrives in many reads
     at = 0
     answers = []
     while True:
         if len(buf) - at >= 4:
             (n,) = struct.unpack_from(">I", buf, at)
             if len(buf) - at - 4 >= n:
-                payload = buf[at + 4 : at + 4 + n]
+                payload = bytes(buf[at + 4 : at + 4 + n])
                 at += 4 + n
                 header, _, text = payload.partition(b"\n\n")
                 fields = dict(line.split(b"=", 1) for line in header.split(b"\n") if b"=" in line)
@@ -509,7 +509,8 @@ def _serve_batch(encode, refusals, leaf):
         chunk = os.read(fd_in, 1 << 16)
         if not chunk:
             return 0  # end of input (a truncated request at the end is never answered)
-        buf = buf[at:] + chunk
+        del buf[:at]
+        buf += chunk
         at = 0
 
 
