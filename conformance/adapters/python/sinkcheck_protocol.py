@@ -465,6 +465,11 @@ def _answer(encode, refusals, leaf, fmt, use_size, use_type, text, plain):
         raise _AdapterError(traceback.format_exc())
 
 
+# A batch request's "key=value" header lines (one C call for all of them; a line without "="
+# is ignored, as every key the helper does not know).
+_HEADER_LINE = re.compile(rb"^([^=\n]*)=([^\n]*)", re.MULTILINE)
+
+
 def _write_all(fd, data):
     view = memoryview(data)
     while view:
@@ -487,7 +492,7 @@ def _serve_batch(encode, refusals, leaf):
                 payload = bytes(buf[at + 4 : at + 4 + n])
                 at += 4 + n
                 header, _, text = payload.partition(b"\n\n")
-                fields = dict(line.split(b"=", 1) for line in header.split(b"\n") if b"=" in line)
+                fields = dict(_HEADER_LINE.findall(header))
                 status, body = _answer(
                     encode,
                     refusals,
