@@ -84,10 +84,9 @@ int serve_batch(const serve_function& encode) {
         }
         in.erase(0, at);
         at = 0;
-        const std::size_t had = in.size();
-        in.resize(had + read_chunk);
-        const ssize_t k = ::read(0, in.data() + had, read_chunk);
-        in.resize(had + (k > 0 ? static_cast<std::size_t>(k) : 0));
+        char chunk[read_chunk];
+        const ssize_t k = ::read(0, chunk, sizeof chunk);
+        if (k > 0) in.append(chunk, static_cast<std::size_t>(k));
         if (k == 0) eof = true;
         if (k < 0 && errno != EINTR) return 2;
     }

@@ -187,7 +187,6 @@ private:
         f.key = string_body();
         const std::string_view key_raw = s_.substr(raw_begin, i_ - 1 - raw_begin);
         if (limits_.allow_repeat) f.key_raw = std::string(key_raw);  // for '{...}*N'
-
         if (f.node->contains(f.key)) {
             fail_at("duplicate object key", at);
         }
