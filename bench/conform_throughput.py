@@ -18,10 +18,10 @@ Rows (--rows, comma-separated; default all):
   msgpack  conformance/adapters/python/msgpack_encoder.py, --mode batch, MessagePack
   linked   linked:reference, in the runner's process
 
-Exit 1 (a finding: msgpack-python refuses ext types 128-255) is timed like 0; exit 2 stops the
-bench with the output. The machine's
-state (cores, load average before and after) is printed with the figures: the numbers mean
-little without it. Standard library only.
+A run that ends in exit 1 (a finding: msgpack-python refuses ext types 128-255) is timed like
+one that conforms; exit 2 stops the bench and prints the run's output. The machine's state
+(cores, load average before and after) is printed with the figures: they mean little without
+it. Standard library only.
 """
 
 import argparse
