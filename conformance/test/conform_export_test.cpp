@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -15,7 +17,9 @@
 
 #include "sinkcheck/conform/corpus.hpp"
 #include "sinkcheck/conform/value_text.hpp"
+#include "sinkcheck/testkit/byte_choices.hpp"
 #include "sinkcheck/testkit/edges.hpp"
+#include "sinkcheck/testkit/value_from_bytes.hpp"
 
 namespace sinkcheck::conform {
 namespace {
@@ -276,6 +280,129 @@ TEST(JsonNotation, DecimalFormReadsBackToTheSameBits) {
         // so that a reader with one number type can tell it from an integer.
         EXPECT_EQ(parsed.is_number_float(), std::trunc(d) != d) << text;
     }
+}
+
+// The wire text of a double is printf's %.Pg with the fewest digits P that read back (".0"
+// added when it looks like an integer): the spelling every saved vector, id and shrinking
+// comparison was made with. render_value gets there faster (to_chars, starting the search at
+// the shortest round trip's digit count); this is the spelling it must keep.
+TEST(ValueNotation, WritesEachDoubleAsTheFewestDigitsOfPrintfG) {
+    for (const std::uint64_t bits : doubles_to_send()) {
+        const double d = testkit::edges::double_from_bits(bits);
+        if (std::isnan(d) || std::isinf(d)) continue;
+        char buf[40];
+        for (int precision = 1; precision <= 17; ++precision) {
+            std::snprintf(buf, sizeof buf, "%.*g", precision, d);
+            if (std::strtod(buf, nullptr) == d) break;
+        }
+        std::string want(buf);
+        if (want.find_first_of(".e") == std::string::npos) want += ".0";
+        ASSERT_EQ(render_value(json(d)), want) << bits;
+    }
+}
+
+// Numbers read as strtoll, strtoull and strtod do: an integer beyond 64 bits, either sign, is
+// the nearest double; a decimal beyond the double range is infinite, below it zero or denormal.
+TEST(ValueNotation, ReadsNumbersAtTheEdgesOfTheirTypes) {
+    const auto read = [](const char* text) { return parse_value(text).value; };
+    EXPECT_TRUE(read("18446744073709551615").is_number_unsigned());
+    EXPECT_EQ(read("18446744073709551615").get<std::uint64_t>(), 18446744073709551615ULL);
+    EXPECT_TRUE(read("18446744073709551616").is_number_float());
+    EXPECT_EQ(read("18446744073709551616").get<double>(), 18446744073709551616.0);
+    EXPECT_TRUE(read("-9223372036854775808").is_number_integer());
+    EXPECT_EQ(read("-9223372036854775808").get<std::int64_t>(), std::numeric_limits<std::int64_t>::min());
+    EXPECT_TRUE(read("-9223372036854775809").is_number_float());
+    EXPECT_EQ(read("-9223372036854775809").get<double>(), -9223372036854775808.0);
+    EXPECT_TRUE(read("-0").is_number_integer());
+    EXPECT_EQ(read("1e999").get<double>(), std::numeric_limits<double>::infinity());
+    EXPECT_EQ(read("-1e999").get<double>(), -std::numeric_limits<double>::infinity());
+    EXPECT_EQ(bits_of(read("1e-400").get<double>()), 0U);
+    EXPECT_EQ(read("4.9406564584124654e-324").get<double>(), std::numeric_limits<double>::denorm_min());
+    EXPECT_EQ(read("0.1").get<double>(), 0.1);
+    // a string's plain runs, escapes and raw bytes, in order
+    EXPECT_EQ(read(R"("a\"b\u00e9c\x41d\\e")").get<std::string>(),
+              "a\"b\xc3\xa9"
+              "cAd\\e");
+}
+
+// Without repetitions the parser does not build the wire text token by token: it is the text
+// less the white space between tokens. Both ways must give the same wire, for every corpus
+// vector written without a repetition and for text spaced out in every place it may be.
+TEST(ValueNotation, WireWithoutRepetitionsIsTheTextLessItsSpaces) {
+    parse_limits no_repeat;
+    no_repeat.allow_repeat = false;
+    std::size_t compared = 0;
+    for (const test_vector& v : load_corpus(SINKCHECK_CORPUS_DIR)) {
+        if (v.input_text.find('*') != std::string::npos) continue;
+        const parsed_value read = parse_value(v.input_text, no_repeat);
+        ASSERT_EQ(read.wire, v.input.wire) << v.id;
+        ASSERT_EQ(read.plain_json, v.input.plain_json) << v.id;
+        ++compared;
+    }
+    EXPECT_GT(compared, 1000U);
+    const std::string spaced =
+        " [ 1 ,\t\"a b\\\" \" ,\n{ \"k \" : h'00'#2 , \"\\\\\" : [ ] } ,\r-1.5e3 , f64'7ff8000000000001' ] ";
+    const parsed_value with = parse_value(spaced);
+    const parsed_value without = parse_value(spaced, no_repeat);
+    EXPECT_EQ(without.wire, "[1,\"a b\\\" \",{\"k \":h'00'#2,\"\\\\\":[]},-1.5e3,f64'7ff8000000000001']");
+    EXPECT_EQ(without.wire, with.wire);
+}
+
+/// Whether a and b are the same value in every node's type too (nlohmann's == takes 1 and 1u,
+/// and no NaN, as equal): floats by their bits, members in order.
+bool same_in_every_type(const json& a, const json& b) {
+    std::vector<std::pair<const json*, const json*>> todo = {{&a, &b}};
+    while (!todo.empty()) {
+        const auto [x, y] = todo.back();
+        todo.pop_back();
+        if (x->type() != y->type() || x->size() != y->size()) return false;
+        if (x->is_object()) {
+            for (auto i = x->cbegin(), j = y->cbegin(); i != x->cend(); ++i, ++j) {
+                if (i.key() != j.key()) return false;
+                todo.emplace_back(&*i, &*j);
+            }
+        } else if (x->is_array()) {
+            for (std::size_t k = 0; k < x->size(); ++k) todo.emplace_back(&(*x)[k], &(*y)[k]);
+        } else if (x->is_number_float()) {
+            if (bits_of(x->get<double>()) != bits_of(y->get<double>())) return false;
+        } else if (x->is_binary()) {
+            if (x->get_binary() != y->get_binary() || x->get_binary().has_subtype() != y->get_binary().has_subtype())
+                return false;
+        } else if (!x->is_discarded() && *x != *y) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// conform --generate grades the value its notation reads back as. rendered_value gives it
+// without reading the text: the same wire text, plainness and value, type for type, as
+// parse_value(render_value(v)), for builder values of both profiles (hostile: invalid UTF-8,
+// NaN payloads, discarded values, deep nesting).
+TEST(ValueNotation, RenderedValueIsWhatItsTextReadsBackAs) {
+    std::mt19937_64 random(20261206);
+    parse_limits no_repeat;
+    no_repeat.allow_repeat = false;
+    std::size_t not_plain = 0;
+    std::size_t signed_made_unsigned = 0;
+    for (int i = 0; i < 6000; ++i) {
+        std::vector<std::uint8_t> choices(1 + random() % 1024);
+        for (std::uint8_t& b : choices) b = static_cast<std::uint8_t>(random());
+        testkit::byte_choices in(choices.data(), choices.size());
+        fuzz::build_limits limits;
+        limits.hostile = i % 2 == 0;
+        const json built = fuzz::value_from_bytes<json>(in, limits);
+        const parsed_value read = parse_value(render_value(built), no_repeat);
+        const parsed_value rendered = rendered_value(built);
+        ASSERT_EQ(rendered.wire, read.wire);
+        ASSERT_EQ(rendered.plain_json, read.plain_json) << read.wire.substr(0, 300);
+        ASSERT_TRUE(same_in_every_type(rendered.value, read.value)) << read.wire.substr(0, 300);
+        if (!read.plain_json) ++not_plain;
+        if (!same_in_every_type(built, read.value)) ++signed_made_unsigned;
+    }
+    // Both ways of differing from plain text occurred, so the comparisons above were tested.
+    EXPECT_GT(not_plain, 300U);
+    EXPECT_GT(signed_made_unsigned, 300U);
 }
 
 // Every vector of the corpus, as --notation json sends it: no double in decimal, and the value

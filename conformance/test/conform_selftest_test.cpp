@@ -15,12 +15,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "listed_bytes.hpp"
+#include "sinkcheck/conform/protocol.hpp"
 #include "sinkcheck/conform/run.hpp"
 
 namespace sinkcheck::conform {
@@ -441,6 +443,70 @@ TEST(Hostile, DescendantsThatLeaveTheProcessGroupDoNotOutliveTheRun) {
     }
     EXPECT_GE(orphans, 7u);  // six per-vector processes, at least one batch process
     std::remove(pids_file.c_str());
+}
+
+/// sinkcheck-encoder in batch mode fed `frames` (then end of input): its exit status, stdout
+/// and stderr.
+struct served_batch {
+    int status = -1;
+    std::string out;
+    std::string err;
+};
+served_batch serve_frames(const std::string& frames) {
+    const std::string dir = testing::TempDir();
+    const std::string in = dir + "/speed-frames.in", out = dir + "/speed-frames.out", err = dir + "/speed-frames.err";
+    std::ofstream(in, std::ios::binary) << frames;
+    const std::string command = "SINKCHECK_MODE=batch SINKCHECK_FORMAT=cbor timeout 20 " + reference_encoder + " <" +
+                                in + " >" + out + " 2>" + err;
+    served_batch r;
+    const int status = std::system(command.c_str());
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    const auto slurp = [](const std::string& path) {
+        std::ifstream f(path, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    };
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+}
+
+std::string request_frame(std::uint32_t seq, const std::string& value) {
+    protocol::request r;
+    r.seq = seq;
+    r.value_text = value;
+    return protocol::encode_request(r);
+}
+
+// sinkcheck-encoder reads requests in chunks and answers a window of them together: every
+// request is answered in order however they arrive, and a request cut short by the end of the
+// input, or one announcing more bytes than ever come (2^32 - 1), ends the process with exit 2
+// and a message once the input ends, after the answers before it: never a hang, never an
+// allocation of the announced length.
+TEST(Harness, TheEncoderAnswersEveryWholeRequestAndStopsAtACutOne) {
+    std::string frames;
+    for (std::uint32_t seq = 1; seq <= 100; ++seq) frames += request_frame(seq, std::to_string(seq));
+    const served_batch all = serve_frames(frames);
+    EXPECT_EQ(all.status, 0) << all.err;
+    // 1..23 encode in one byte, 24..100 in two: 9-byte heads and the payloads, in order
+    ASSERT_EQ(all.out.size(), 100u * 9 + 23 + 77 * 2);
+    std::size_t at = 0;
+    for (std::uint32_t seq = 1; seq <= 100; ++seq) {
+        const auto* p = reinterpret_cast<const unsigned char*>(all.out.data() + at);
+        EXPECT_EQ(p[0], protocol::status_encoded);
+        EXPECT_EQ(protocol::get_u32(p + 1), seq);
+        at += 9 + protocol::get_u32(p + 5);
+    }
+
+    const std::string whole = request_frame(1, "1") + request_frame(2, "2");
+    const served_batch cut = serve_frames(whole + request_frame(3, "[1,2,3]").substr(0, 10));
+    EXPECT_EQ(cut.status, 2);
+    EXPECT_NE(cut.err.find("truncated request frame"), std::string::npos) << cut.err;
+    EXPECT_EQ(cut.out.size(), 2u * (9 + 1)) << "the two whole requests are answered";
+
+    const served_batch huge = serve_frames(whole + std::string("\xff\xff\xff\xff", 4) + "id=x\n");
+    EXPECT_EQ(huge.status, 2);
+    EXPECT_NE(huge.err.find("truncated request frame"), std::string::npos) << huge.err;
+    EXPECT_EQ(huge.out.size(), 2u * (9 + 1));
 }
 
 TEST(Harness, PerVectorAndBatchModesAgreeVectorByVector) {

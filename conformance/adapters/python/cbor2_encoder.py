@@ -29,28 +29,14 @@ PURE = "--canonical-pure" in sys.argv[1:]
 Tag = cbor2.types.CBORTag if PURE else cbor2.CBORTag
 
 
-def to_cbor2(value):
-    # Iterative conversion: the corpus nests 1,000 deep and more.
-    if isinstance(value, Binary):
-        return Tag(value.subtype, value.data)
-    if value is DISCARDED:
+def to_cbor2(leaf):
+    # Applied by the helper to each binary and discarded value as it reads the value, so the
+    # value needs no second walk (the corpus nests 1,000 deep and more).
+    if isinstance(leaf, Binary):
+        return Tag(leaf.subtype, leaf.data)
+    if leaf is DISCARDED:
         raise Unsupported("a discarded value has no Python counterpart")
-    if not isinstance(value, (list, dict)):
-        return value
-    root = [value]
-    todo = [(root, 0)]
-    while todo:
-        container, key = todo.pop()
-        v = container[key]
-        if isinstance(v, Binary):
-            container[key] = Tag(v.subtype, v.data)
-        elif v is DISCARDED:
-            raise Unsupported("a discarded value has no Python counterpart")
-        elif isinstance(v, list):
-            todo.extend((v, i) for i in range(len(v)))
-        elif isinstance(v, dict):
-            todo.extend((v, k) for k in v)
-    return root[0]
+    return leaf
 
 
 def encode(value, fmt, use_size, use_type):
@@ -58,10 +44,10 @@ def encode(value, fmt, use_size, use_type):
         raise Unsupported("cbor2 writes CBOR only")
     if PURE:
         out = io.BytesIO()
-        cbor2.encoder.CBOREncoder(out, canonical=True).encode(to_cbor2(value))
+        cbor2.encoder.CBOREncoder(out, canonical=True).encode(value)
         return out.getvalue()
-    return cbor2.dumps(to_cbor2(value), canonical=CANONICAL)
+    return cbor2.dumps(value, canonical=CANONICAL)
 
 
 if __name__ == "__main__":
-    sys.exit(serve(encode, refusals=(cbor2.CBOREncodeError, UnicodeEncodeError)))
+    sys.exit(serve(encode, refusals=(cbor2.CBOREncodeError, UnicodeEncodeError), leaf=to_cbor2))

@@ -133,8 +133,64 @@ def _string(token):
     return out.decode("utf-8", "surrogateescape")
 
 
-def parse_value(text):
-    """Parses one value in wire notation, without recursion (values may nest 100,000 deep)."""
+# The tokens of the notation that JSON has not (besides NaN, Infinity and -Infinity, which the
+# json module reads as the notation means them), each with the value it stands for.
+_SPECIAL = re.compile(
+    r"""("[^"\\]*(?:\\.[^"\\]*)*")|h'([0-9a-fA-F]*)'(?:\#([0-9]+))?|f64'([0-9a-fA-F]{16})'|(-NaN)|(discarded)"""
+)
+# A special token is replaced by "<index>" + _MARK, a float literal that parse_float turns back
+# into the token's value; text already holding _MARK takes the slow path.
+_MARK = "E-000000000"
+# json.loads recurses in C: deeper text (it may nest 20,000 deep) takes the iterative parser.
+_MAX_FAST_BRACKETS = 1000
+
+
+def _fast_value(text, leaf):
+    """The value by the json module's C parser, or None when the text needs parse_value (a \\x
+    escape, nesting that could be too deep for a recursive parser, or anything it cannot read)."""
+    if "\\x" in text or _MARK in text or text.count("[") + text.count("{") > _MAX_FAST_BRACKETS:
+        return None
+    if "'" not in text and "discarded" not in text and "-NaN" not in text:
+        try:
+            return json.loads(text)
+        except ValueError:
+            return None
+    specials = []
+
+    def mark(m):
+        if m.group(1) is not None:  # a string: as it is, whatever it holds
+            return m.group(1)
+        if m.group(4) is not None:
+            v = struct.unpack(">d", bytes.fromhex(m.group(4)))[0]
+        elif m.group(5) is not None:
+            v = -float("nan")
+        elif m.group(6) is not None:
+            v = DISCARDED if leaf is None else leaf(DISCARDED)
+        else:
+            data = bytes.fromhex(m.group(2))
+            v = data if m.group(3) is None else Binary(data, int(m.group(3)))
+            if leaf is not None:
+                v = leaf(v)
+        specials.append(v)
+        return "%d%s" % (len(specials) - 1, _MARK)
+
+    marked = _SPECIAL.sub(mark, text)
+
+    def number(literal):
+        if literal.endswith(_MARK):
+            return specials[int(literal[: -len(_MARK)])]
+        return float(literal)
+
+    try:
+        return json.loads(marked, parse_float=number)
+    except ValueError:
+        return None
+
+
+def parse_value(text, leaf=None):
+    """Parses one value in wire notation, without recursion (values may nest 100,000 deep).
+
+    leaf, when given, replaces each binary (bytes or Binary) and DISCARDED as they are read."""
     stack = []  # [container, pending key or None]
     root = None
     have_root = False
@@ -178,8 +234,12 @@ def parse_value(text):
             data = bytes.fromhex(m.group("hex"))
             sub = m.group("subtype")
             value = data if sub is None else Binary(data, int(sub))
+            if leaf is not None:
+                value = leaf(value)
         elif kind == "word":
             value = _WORDS[m.group("word")]
+            if value is DISCARDED and leaf is not None:
+                value = leaf(value)
         else:
             n = m.group("number")
             value = float(n) if (m.group("frac") or m.group("exp")) else int(n)
@@ -265,7 +325,7 @@ def _json_key(k):
     raise _notation_error('a key is a string or {"$string": "hex"}')
 
 
-def parse_json_notation(text):
+def parse_json_notation(text, leaf=None):
     """Parses one value in the JSON notation of docs/cli.md into the values parse_value makes.
 
     JSON text is wire notation without extensions, so parse_value reads it (without recursion:
@@ -284,6 +344,8 @@ def parse_json_notation(text):
                 data_bytes = _hex_bytes(node["$binary"], "$binary")
                 sub = node.get("$subtype")
                 value = data_bytes if sub is None else Binary(data_bytes, _json_integer(sub, "$subtype", False))
+                if leaf is not None:
+                    value = leaf(value)
             elif "$float" in node:
                 value = _json_float(node["$float"])
             elif "$integer" in node:
@@ -293,7 +355,7 @@ def parse_json_notation(text):
             elif "$discarded" in node:
                 if node["$discarded"] is not True:
                     raise _notation_error('"$discarded" holds true')
-                value = DISCARDED
+                value = DISCARDED if leaf is None else leaf(DISCARDED)
             elif "$members" in node:
                 members = node["$members"]
                 if not isinstance(members, list) or not all(isinstance(m, list) and len(m) == 2 for m in members):
@@ -349,19 +411,51 @@ def without_subtype(v):
     return v
 
 
-def _answer(encode, refusals, fmt, use_size, use_type, text, plain):
+def _read(text, plain, leaf):
+    """The value of a request's text, in whichever notation the runner sends."""
+    # Plain JSON (no extension in the text) goes through the C parser of the json module.
+    if plain:
+        return json.loads(text)
+    if os.environ.get("SINKCHECK_NOTATION") == "json":
+        return parse_json_notation(text, leaf)
+    value = _fast_value(text, leaf)
+    return parse_value(text, leaf) if value is None else value
+
+
+class _LeafFailed(Exception):
+    """An exception of leaf() other than Unsupported, carried out of the reader: it is judged as
+    encode()'s own would be (a refusal, or an error of the adapter), not as unreadable text."""
+
+
+def _guarded(leaf):
+    if leaf is None:
+        return None
+
+    def call(v):
+        try:
+            return leaf(v)
+        except Unsupported:
+            raise
+        except Exception as e:
+            raise _LeafFailed(e) from e
+
+    return call
+
+
+def _answer(encode, refusals, leaf, fmt, use_size, use_type, text, plain):
     """(status, payload): 0 encoded, 1 refused, 2 unsupported; raises _AdapterError otherwise."""
+    failure = None
     try:
-        # Plain JSON (no extension in the text) goes through the C parser of the json module.
-        if plain:
-            value = json.loads(text)
-        elif os.environ.get("SINKCHECK_NOTATION") == "json":
-            value = parse_json_notation(text)
-        else:
-            value = parse_value(text)
+        value = _read(text, plain, _guarded(leaf))
+    except Unsupported as e:  # leaf declared a part of the value unsupported
+        return 2, str(e).encode("utf-8", "replace")
+    except _LeafFailed as e:
+        failure = e.args[0]
     except Exception as e:  # a value this adapter cannot read is its own limitation
         return 2, ("cannot read the value: %s" % e).encode("utf-8", "replace")
     try:
+        if failure is not None:
+            raise failure
         return 0, bytes(encode(value, fmt, use_size, use_type))
     except Unsupported as e:
         return 2, str(e).encode("utf-8", "replace")
@@ -371,38 +465,66 @@ def _answer(encode, refusals, fmt, use_size, use_type, text, plain):
         raise _AdapterError(traceback.format_exc())
 
 
-def _serve_batch(encode, refusals):
-    stdin = sys.stdin.buffer
-    stdout = sys.stdout.buffer
+# A batch request's "key=value" header lines (one C call for all of them; a line without "="
+# is ignored, as every key the helper does not know).
+_HEADER_LINE = re.compile(rb"^([^=\n]*)=([^\n]*)", re.MULTILINE)
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _serve_batch(encode, refusals, leaf):
+    # Requests are read in large chunks and their answers written together before the next read
+    # that could block: a runner that pipelines its requests gets one write per window, and one
+    # that sends a request at a time still gets each answer before the encoder waits.
+    fd_in = sys.stdin.fileno()
+    fd_out = sys.stdout.fileno()
+    buf = bytearray()  # appended to in place: a large request arrives in many reads
+    at = 0
+    answers = []
     while True:
-        head = stdin.read(4)
-        if len(head) < 4:
-            return 0
-        (n,) = struct.unpack(">I", head)
-        payload = stdin.read(n)
-        header, _, text = payload.partition(b"\n\n")
-        fields = dict(line.split(b"=", 1) for line in header.split(b"\n") if b"=" in line)
-        status, body = _answer(
-            encode,
-            refusals,
-            fields.get(b"format", b"").decode(),
-            fields.get(b"use_size") == b"1",
-            fields.get(b"use_type") == b"1",
-            text.decode("utf-8"),
-            fields.get(b"plain") == b"1",
-        )
-        # The status, the request's sequence number echoed, the payload's length.
-        seq = int(fields.get(b"seq", b"0"))
-        stdout.write(struct.pack(">BII", status, seq, len(body)))
-        stdout.write(body)
-        stdout.flush()
+        if len(buf) - at >= 4:
+            (n,) = struct.unpack_from(">I", buf, at)
+            if len(buf) - at - 4 >= n:
+                payload = bytes(buf[at + 4 : at + 4 + n])
+                at += 4 + n
+                header, _, text = payload.partition(b"\n\n")
+                fields = dict(_HEADER_LINE.findall(header))
+                status, body = _answer(
+                    encode,
+                    refusals,
+                    leaf,
+                    fields.get(b"format", b"").decode(),
+                    fields.get(b"use_size") == b"1",
+                    fields.get(b"use_type") == b"1",
+                    text.decode("utf-8"),
+                    fields.get(b"plain") == b"1",
+                )
+                # The status, the request's sequence number echoed, the payload's length.
+                seq = int(fields.get(b"seq", b"0"))
+                answers.append(struct.pack(">BII", status, seq, len(body)))
+                answers.append(body)
+                continue
+        if answers:
+            _write_all(fd_out, b"".join(answers))
+            answers = []
+        chunk = os.read(fd_in, 1 << 16)
+        if not chunk:
+            return 0  # end of input (a truncated request at the end is never answered)
+        del buf[:at]
+        buf += chunk
+        at = 0
 
 
-def _serve_one(encode, refusals):
+def _serve_one(encode, refusals, leaf):
     text = sys.stdin.buffer.read().decode("utf-8")
     status, body = _answer(
         encode,
         refusals,
+        leaf,
         os.environ.get("SINKCHECK_FORMAT", ""),
         os.environ.get("SINKCHECK_USE_SIZE") == "1",
         os.environ.get("SINKCHECK_USE_TYPE") == "1",
@@ -417,15 +539,18 @@ def _serve_one(encode, refusals):
     return EXIT_REFUSED if status == 1 else EXIT_UNSUPPORTED
 
 
-def serve(encode, refusals=()):
+def serve(encode, refusals=(), leaf=None):
     """Runs the protocol on stdin/stdout; returns the exit status.
 
-    refusals: exception classes that encode() raises to refuse a value (besides Refused)."""
+    refusals: exception classes that encode() raises to refuse a value (besides Refused).
+    leaf: a function applied to every binary (bytes, or Binary with a subtype) and DISCARDED as
+    the value is read, to make the library's own types without a second walk over the value; an
+    Unsupported it raises declares the value unsupported before encode() is called."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 250000))  # encoders may recurse on deep values
     try:
         if os.environ.get("SINKCHECK_MODE") == "batch":
-            return _serve_batch(encode, refusals)
-        return _serve_one(encode, refusals)
+            return _serve_batch(encode, refusals, leaf)
+        return _serve_one(encode, refusals, leaf)
     except _AdapterError as e:
         # Not an answer: in batch mode the process ends mid-exchange, per vector it exits 70.
         sys.stderr.write(str(e))

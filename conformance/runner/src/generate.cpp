@@ -111,19 +111,18 @@ public:
             // than being drawn again (two thirds of all values would be).
             built = nlohmann::json{{"v", std::move(built)}};
         }
-        return make_from(built, c.options, index);
+        return make_from(std::move(built), c.options, index);
     }
 
     /// The vector of a value given as it is (the value shrinker's candidates), or nothing as
     /// make() gives nothing.
-    std::optional<test_vector> make_from(const nlohmann::json& built, const encode_options& options,
+    std::optional<test_vector> make_from(nlohmann::json built, const encode_options& options,
                                          std::uint64_t index) const {
         test_vector v;
-        v.input_text = render_value(built);
-        parse_limits pl;
-        pl.allow_repeat = false;
-        // What the protocols carry is what is graded: the value read back from its notation.
-        v.input = parse_value(v.input_text, pl);
+        // What the protocols carry is what is graded: the value as read back from its notation
+        // (rendered_value gives what parse_value would, without reading the text again).
+        v.input = rendered_value(std::move(built));
+        v.input_text = v.input.wire;
         v.fmt = o_.fmt;
         v.use_size = options.use_size;
         v.use_type = options.use_type;

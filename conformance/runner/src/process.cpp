@@ -746,7 +746,7 @@ private:
         std::string frames;
         for (std::size_t j = 0; j < n; ++j) {
             const test_vector& v = *vectors[from + j];
-            const wire_input sent = input_for(v, notation_);
+            wire_input sent = input_for(v, notation_);
             protocol::request r;
             r.id = v.id;
             r.seq = seq_ + 1 + static_cast<std::uint32_t>(j);
@@ -754,8 +754,8 @@ private:
             r.use_size = v.use_size;
             r.use_type = v.use_type;
             r.plain = sent.plain;
-            r.value_text = sent.text;
-            frames += protocol::encode_request(r);
+            r.value_text = std::move(sent.text);
+            protocol::append_request(frames, r);
         }
         const auto t0 = clock_type::now();
         const auto deadline = t0 + std::chrono::duration_cast<clock_type::duration>(
@@ -1022,15 +1022,27 @@ std::string encode_answer(std::uint8_t status, std::uint32_t seq, const std::str
     return frame + payload;
 }
 
+void append_request(std::string& out, const request& r) {
+    const std::size_t length_at = out.size();
+    put_u32(out, 0);  // the length, known at the end
+    out += "id=";
+    out += r.id;
+    out += "\nseq=";
+    out += std::to_string(r.seq);
+    out += "\nformat=";
+    out += format_name(r.fmt);
+    out += r.use_size ? "\nuse_size=1" : "\nuse_size=0";
+    out += r.use_type ? "\nuse_type=1" : "\nuse_type=0";
+    out += r.plain ? "\nplain=1\n\n" : "\nplain=0\n\n";
+    out += r.value_text;
+    std::string length;
+    put_u32(length, static_cast<std::uint32_t>(out.size() - length_at - 4));
+    out.replace(length_at, 4, length);
+}
+
 std::string encode_request(const request& r) {
-    std::string payload = "id=" + r.id + "\nseq=" + std::to_string(r.seq) +
-                          "\nformat=" + std::string(format_name(r.fmt)) + "\nuse_size=" + (r.use_size ? "1" : "0") +
-                          "\nuse_type=" + (r.use_type ? "1" : "0") + "\nplain=" + (r.plain ? "1" : "0") + "\n\n" +
-                          r.value_text;
     std::string frame;
-    frame.reserve(payload.size() + 4);
-    put_u32(frame, static_cast<std::uint32_t>(payload.size()));
-    frame += payload;
+    append_request(frame, r);
     return frame;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -25,6 +26,31 @@ int hex_digit(char c) noexcept {
 namespace {
 
 using json = nlohmann::json;
+
+/// The text without the white space between its tokens (strings keep theirs): the wire text
+/// of a value written without repetitions.
+std::string without_space(std::string_view s) {
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    if (std::none_of(s.begin(), s.end(), space)) return std::string(s);
+    std::string out;
+    out.reserve(s.size());
+    bool in_string = false;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (in_string) {
+            out += c;
+            if (c == '\\' && i + 1 < s.size()) {
+                out += s[++i];
+            } else if (c == '"') {
+                in_string = false;
+            }
+        } else if (!space(c)) {
+            in_string = c == '"';
+            out += c;
+        }
+    }
+    return out;
+}
 
 using sinkcheck::detail::append_utf8;
 
@@ -63,20 +89,21 @@ public:
                 if (i_ != s_.size()) {
                     fail("unexpected text after the value");
                 }
+                if (!limits_.allow_repeat && limits_.want_wire) out_.wire = without_space(s_);
                 return std::move(out_);
             }
             frame& top = stack_.back();
             const char close = top.object ? '}' : ']';
             if (peek() == ',') {
                 ++i_;
-                out_.wire += ',';
+                emit(',');
                 if (top.object) {
                     parse_key(top);
                 }
                 need_value = true;
             } else if (peek() == close) {
                 ++i_;
-                out_.wire += close;
+                emit(close);
                 close_container(top);
                 stack_.pop_back();
             } else {
@@ -94,6 +121,13 @@ private:
         std::size_t wire_body = 0;   // wire offset after the opening bracket
         std::size_t wire_value = 0;  // wire offset of the current member's value
     };
+
+    /// Appends to the wire text, which is built as the parser goes only when repetitions may
+    /// change it; without them it is the text less its white space (run() makes it at the end).
+    template <class T>
+    void emit(const T& token) {
+        if (limits_.allow_repeat) out_.wire += token;
+    }
 
     [[noreturn]] void fail(const std::string& message) const { throw notation_error(message, i_); }
     [[noreturn]] void fail_at(const std::string& message, std::size_t at) const { throw notation_error(message, at); }
@@ -137,7 +171,7 @@ private:
 
     void open_container(char c) {
         ++i_;
-        out_.wire += c;
+        emit(c);
         json* node = place(c == '[' ? json::array() : json::object());
         frame f{node, c == '{', {}, {}, out_.wire.size(), 0};
         stack_.push_back(std::move(f));
@@ -151,19 +185,20 @@ private:
         const std::size_t at = i_;
         const std::size_t raw_begin = i_ + 1;
         f.key = string_body();
-        f.key_raw = std::string(s_.substr(raw_begin, i_ - 1 - raw_begin));
+        const std::string_view key_raw = s_.substr(raw_begin, i_ - 1 - raw_begin);
+        if (limits_.allow_repeat) f.key_raw = std::string(key_raw);  // for '{...}*N'
         if (f.node->contains(f.key)) {
             fail_at("duplicate object key", at);
         }
-        out_.wire += '"';
-        out_.wire += f.key_raw;
-        out_.wire += '"';
+        emit('"');
+        emit(key_raw);
+        emit('"');
         skip_ws();
         if (peek() != ':') {
             fail("expected ':' after the object key");
         }
         ++i_;
-        out_.wire += ':';
+        emit(':');
         f.wire_value = out_.wire.size();
     }
 
@@ -296,17 +331,17 @@ private:
             if (repeat_suffix(n) && (grow_check(raw.size() * n), may_expand(1, n))) {
                 std::string expanded;
                 expanded.reserve(s.size() * n);
-                out_.wire += '"';
+                emit('"');
                 for (std::uint64_t k = 0; k < n; ++k) {
                     expanded += s;
-                    out_.wire += raw;
+                    emit(raw);
                 }
-                out_.wire += '"';
+                emit('"');
                 return json(std::move(expanded));
             }
-            out_.wire += '"';
-            out_.wire += raw;
-            out_.wire += '"';
+            emit('"');
+            emit(raw);
+            emit('"');
             return json(std::move(s));
         }
         if (c == 'h' && s_.substr(i_, 2) == "h'") {
@@ -325,15 +360,15 @@ private:
             return number();
         }
         if (take("null")) {
-            out_.wire += "null";
+            emit("null");
             return json(nullptr);
         }
         if (take("true")) {
-            out_.wire += "true";
+            emit("true");
             return json(true);
         }
         if (take("false")) {
-            out_.wire += "false";
+            emit("false");
             return json(false);
         }
         if (take("NaN")) {
@@ -344,7 +379,7 @@ private:
         }
         if (take("discarded")) {
             out_.plain_json = false;
-            out_.wire += "discarded";
+            emit("discarded");
             return json(json::value_t::discarded);
         }
         if (c == '\0') {
@@ -355,7 +390,7 @@ private:
 
     json special(const char* spelling, double v) {
         out_.plain_json = false;
-        out_.wire += spelling;
+        emit(spelling);
         return json(v);
     }
 
@@ -387,27 +422,26 @@ private:
             if (!(peek() >= '0' && peek() <= '9')) fail("expected a digit in the exponent");
             while (peek() >= '0' && peek() <= '9') ++i_;
         }
-        const std::string literal(s_.substr(at, i_ - at));
-        out_.wire += literal;
+        const std::string_view literal = s_.substr(at, i_ - at);
+        emit(literal);
+        const char* const first = literal.data();
+        const char* const last = first + literal.size();
         if (!is_float) {
             // nlohmann's model: non-negative -> number_unsigned, negative -> number_integer,
             // beyond 64 bits -> the nearest double (corpus README, "Integers beyond 64 bits").
-            errno = 0;
             if (negative) {
-                char* end = nullptr;
-                const long long v = std::strtoll(literal.c_str(), &end, 10);
-                if (errno == 0) {
-                    return json(static_cast<std::int64_t>(v));
-                }
+                std::int64_t v = 0;
+                if (std::from_chars(first, last, v).ec == std::errc()) return json(v);
             } else {
-                char* end = nullptr;
-                const unsigned long long v = std::strtoull(literal.c_str(), &end, 10);
-                if (errno == 0) {
-                    return json(static_cast<std::uint64_t>(v));
-                }
+                std::uint64_t v = 0;
+                if (std::from_chars(first, last, v).ec == std::errc()) return json(v);
             }
         }
-        return json(std::strtod(literal.c_str(), nullptr));
+        // Correctly rounded, as strtod; strtod also decides what from_chars leaves out of
+        // range (overflow to infinity, underflow to a denormal or zero).
+        double d = 0;
+        if (std::from_chars(first, last, d).ec == std::errc()) return json(d);
+        return json(std::strtod(std::string(literal).c_str(), nullptr));
     }
 
     json float_bits() {
@@ -425,7 +459,7 @@ private:
         double v;
         std::memcpy(&v, &bits, sizeof v);
         out_.plain_json = false;
-        out_.wire += s_.substr(at, i_ - at);
+        emit(s_.substr(at, i_ - at));
         return json(v);
     }
 
@@ -433,6 +467,10 @@ private:
         i_ += 2;
         const std::size_t digits_at = i_;
         std::vector<std::uint8_t> bytes;
+        // room for the digits up to the next quote (a bound when the text is malformed)
+        if (const std::size_t quote = s_.find('\'', i_); quote != std::string_view::npos) {
+            bytes.reserve((quote - i_) / 2);
+        }
         int high = -1;
         while (peek() != '\'') {
             const int d = hex_digit(peek());
@@ -458,17 +496,17 @@ private:
                 bytes.insert(bytes.end(), unit.begin(), unit.end());
             }
         }
-        out_.wire += "h'";
+        emit("h'");
         for (std::uint64_t k = 0; k < n; ++k) {
-            out_.wire += digits;
+            emit(digits);
         }
-        out_.wire += '\'';
+        emit('\'');
         if (peek() == '#') {
             ++i_;
             const std::size_t sub_at = i_;
             const std::uint64_t subtype = unsigned_literal("a subtype after '#'");
-            out_.wire += '#';
-            out_.wire += s_.substr(sub_at, i_ - sub_at);
+            emit('#');
+            emit(s_.substr(sub_at, i_ - sub_at));
             return json::binary(std::move(bytes), subtype);
         }
         return json::binary(std::move(bytes));
@@ -487,8 +525,14 @@ private:
             }
             if (static_cast<unsigned char>(c) < 0x20) fail("control character in a string must be escaped");
             if (c != '\\') {
-                out += c;
-                ++i_;
+                // a run of plain bytes in one append: most strings have no escape at all
+                std::size_t end = i_ + 1;
+                while (end < s_.size() && s_[end] != '"' && s_[end] != '\\' &&
+                       static_cast<unsigned char>(s_[end]) >= 0x20) {
+                    ++end;
+                }
+                out.append(s_.data() + i_, end - i_);
+                i_ = end;
                 continue;
             }
             ++i_;
@@ -551,6 +595,14 @@ private:
     std::vector<frame> stack_;
 };
 
+/// Whether the decimal text [first, last) reads as v: correctly rounded, as strtod (which
+/// decides what from_chars leaves out of range).
+bool reads_back(const char* first, const char* last, double v) {
+    double back = 0;
+    if (std::from_chars(first, last, back).ec == std::errc()) return back == v;
+    return std::strtod(std::string(first, last).c_str(), nullptr) == v;
+}
+
 void render_float(std::string& out, double v) {
     if (std::isnan(v)) {
         std::uint64_t bits;
@@ -570,26 +622,43 @@ void render_float(std::string& out, double v) {
         out += v > 0 ? "Infinity" : "-Infinity";
         return;
     }
+    // The fewest significant digits that read back to v, in printf's %g form. No %.Pg with P
+    // below the digit count of the shortest round-trip form (to_chars) reads back, so the search
+    // starts there; it nearly always ends there too.
     char buf[40];
-    for (int precision = 1; precision <= 17; ++precision) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-        if (std::strtod(buf, nullptr) == v) {
-            break;
-        }
+    const auto shortest = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    int digits = 0;
+    for (const char* p = buf; p != shortest.ptr && *p != 'e'; ++p) digits += (*p >= '0' && *p <= '9') ? 1 : 0;
+    const char* end = buf;
+    for (int precision = std::max(digits, 1); precision <= 17; ++precision) {
+        end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, precision).ptr;
+        if (reads_back(buf, end, v)) break;
     }
-    std::string s(buf);
-    if (s.find_first_of(".e") == std::string::npos) {
-        s += ".0";
-    }
+    const std::string_view s(buf, static_cast<std::size_t>(end - buf));
     out += s;
+    if (s.find_first_of(".e") == std::string_view::npos) out += ".0";
 }
 
 void render_string(std::string& out, const std::string& s) {
     static const char digits[] = "0123456789abcdef";
     out += '"';
+    // Valid UTF-8 (nearly every string) has no byte to escape at or above 0x80, so whole runs
+    // without a quote, backslash or control character are copied at once.
+    const bool valid = detail::utf8_invalid_at(s.data(), s.size()) == detail::utf8_valid;
     std::size_t i = 0;
     while (i < s.size()) {
         const auto b = static_cast<unsigned char>(s[i]);
+        if (valid && b >= 0x20 && b != '"' && b != '\\' && b != 0x7f) {
+            std::size_t end = i + 1;
+            while (end < s.size()) {
+                const auto c = static_cast<unsigned char>(s[end]);
+                if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f) break;
+                ++end;
+            }
+            out.append(s, i, end - i);
+            i = end;
+            continue;
+        }
         if (b >= 0x80) {
             // Copy a valid multi-byte sequence as is; escape the first byte of an invalid one.
             const std::size_t len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
@@ -626,26 +695,34 @@ void render_string(std::string& out, const std::string& s) {
     out += '"';
 }
 
+template <class Integer>
+void append_number(std::string& out, Integer n) {
+    char buf[24];
+    out.append(buf, static_cast<std::size_t>(std::to_chars(buf, buf + sizeof buf, n).ptr - buf));
+}
+
 void render_scalar(std::string& out, const json& j) {
     switch (j.type()) {
         case json::value_t::null: out += "null"; break;
         case json::value_t::boolean: out += j.get<bool>() ? "true" : "false"; break;
-        case json::value_t::number_unsigned: out += std::to_string(j.get<std::uint64_t>()); break;
-        case json::value_t::number_integer: out += std::to_string(j.get<std::int64_t>()); break;
+        case json::value_t::number_unsigned: append_number(out, j.get<std::uint64_t>()); break;
+        case json::value_t::number_integer: append_number(out, j.get<std::int64_t>()); break;
         case json::value_t::number_float: render_float(out, j.get<double>()); break;
         case json::value_t::string: render_string(out, j.get_ref<const std::string&>()); break;
         case json::value_t::binary: {
             static const char digits[] = "0123456789abcdef";
             const auto& b = j.get_binary();
             out += "h'";
+            std::size_t at = out.size();
+            out.resize(at + 2 * b.size());
             for (std::uint8_t x : b) {
-                out += digits[x >> 4];
-                out += digits[x & 15];
+                out[at++] = digits[x >> 4];
+                out[at++] = digits[x & 15];
             }
             out += '\'';
             if (b.has_subtype()) {
                 out += '#';
-                out += std::to_string(b.subtype());
+                append_number(out, b.subtype());
             }
             break;
         }
@@ -658,8 +735,49 @@ void render_scalar(std::string& out, const json& j) {
 
 parsed_value parse_value(std::string_view text, const parse_limits& limits) {
     // The syntax first: an error after `[""]*1000000` must not wait for a million copies.
-    parser(text, limits, false).run();
+    // Without repetitions nothing is expanded, so one pass finds the same first error.
+    if (limits.allow_repeat) parser(text, limits, false).run();
     return parser(text, limits, true).run();
+}
+
+parsed_value rendered_value(nlohmann::json value) {
+    parsed_value out;
+    out.wire = render_value(value);
+    // The parser's view of every node: integers by sign, and whether the text used an
+    // extension token (NaN, Infinity, f64'', h'', discarded) or a \x escape.
+    const auto text_plain = [](const std::string& s) {
+        return detail::utf8_invalid_at(s.data(), s.size()) == detail::utf8_valid;
+    };
+    std::vector<json*> todo = {&out.value};
+    out.value = std::move(value);
+    while (!todo.empty()) {
+        json& j = *todo.back();
+        todo.pop_back();
+        switch (j.type()) {
+            case json::value_t::array:
+                for (json& e : j.get_ref<json::array_t&>()) todo.push_back(&e);
+                break;
+            case json::value_t::object:
+                for (auto& [key, member] : j.get_ref<json::object_t&>()) {
+                    if (!text_plain(key)) out.plain_json = false;
+                    todo.push_back(&member);
+                }
+                break;
+            case json::value_t::number_integer:
+                if (j.get<std::int64_t>() >= 0) j = static_cast<std::uint64_t>(j.get<std::int64_t>());
+                break;
+            case json::value_t::number_float:
+                if (!std::isfinite(j.get<double>())) out.plain_json = false;
+                break;
+            case json::value_t::string:
+                if (!text_plain(j.get_ref<const std::string&>())) out.plain_json = false;
+                break;
+            case json::value_t::binary:
+            case json::value_t::discarded: out.plain_json = false; break;
+            default: break;
+        }
+    }
+    return out;
 }
 
 std::string render_value(const nlohmann::json& value, std::size_t max_bytes) {

@@ -52,6 +52,8 @@ struct request {
 };
 
 std::string encode_request(const request& r);
+/// encode_request(r) appended to out: a window of requests is one string.
+void append_request(std::string& out, const request& r);
 /// An answer frame (status, r.seq echoed, length, payload).
 std::string encode_answer(std::uint8_t status, std::uint32_t seq, const std::string& payload);
 /// Parses a request payload (without its length prefix); false with message when malformed.

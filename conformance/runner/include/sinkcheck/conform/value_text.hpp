@@ -46,6 +46,9 @@ struct parse_limits {
     /// bound the work, `[""]*8333833` is 8.3 million values in 16 MiB of wire text. The corpus
     /// repeats at most 65,538 times.
     std::size_t max_repeated_elements = std::size_t{1} << 20;
+    /// false: the value alone is wanted, and without repetitions parsed_value::wire is left
+    /// empty (an encoder reading its request needs no copy of the text).
+    bool want_wire = true;
 };
 
 /// Parses one value in the notation; throws notation_error. The whole text is checked before
@@ -55,6 +58,13 @@ parsed_value parse_value(std::string_view text, const parse_limits& limits = {})
 /// Renders a value in wire notation (keys in the value's own order). Never throws for any
 /// nlohmann::json; stops after max_bytes and appends "..." (0: no limit). Iterative.
 std::string render_value(const nlohmann::json& value, std::size_t max_bytes = 0);
+
+/// What parse_value(render_value(value)) gives — the same value, number types and wire text —
+/// without reading the text back: render_value writes wire text as it is (no repetition, no
+/// white space), every double in digits that read back to its bits, and the one thing reading
+/// changes is that a non-negative signed integer comes back unsigned (nlohmann's model).
+/// Generated values take this path, one parse per value fewer.
+parsed_value rendered_value(nlohmann::json value);
 
 /// How the JSON notation spells a double (docs/conformance.md, "The protocol").
 enum class json_floats {
