@@ -120,7 +120,7 @@ struct ssse3_constants {
 inline __m128i load16(const std::uint8_t* p) noexcept { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 
 [[gnu::target("ssse3")]] inline ssse3_constants ssse3_load() noexcept {
-    ssse3_constants c;
+    ssse3_constants c{};
     c.first_high = load16(tables.first_high);
     c.first_low = load16(tables.first_low);
     c.second_high = load16(tables.second_high);
@@ -220,7 +220,7 @@ struct avx2_constants {
 [[gnu::target("avx2")]] inline avx2_constants avx2_load() noexcept {
     // a lambda would not inherit the target attribute: the 16-byte tables come from ssse3_load
     const ssse3_constants narrow = ssse3_load();
-    avx2_constants c;
+    avx2_constants c{};
     c.first_high = _mm256_broadcastsi128_si256(narrow.first_high);
     c.first_low = _mm256_broadcastsi128_si256(narrow.first_low);
     c.second_high = _mm256_broadcastsi128_si256(narrow.second_high);
