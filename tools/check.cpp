@@ -1,6 +1,7 @@
 // tools/check.cpp — `sinkcheck check`: one value through every sink, window and format.
 //
-// What must agree (DESIGN.md, "What the tests assert"), for each format:
+// What must agree (docs/cli.md, `sinkcheck check`; docs/properties.md, "The properties"), for
+// each format:
 //   - every sink at every window writes the reference bytes (memory writer), or refuses alike;
 //   - a windowed sink goes through the same capacities at every window, and the windowed vector
 //     through the same ones as the legacy vector (seed 000: "capacity and growth as before");

@@ -1,8 +1,8 @@
-// property/gallery/broken_sinks.hpp — sinks with one plausible regression each, for the gallery.
+// sinkcheck/testkit/broken_sinks.hpp — sinks with one plausible regression each, for the gallery.
 //
 // Compiled only into property_gallery. Each family is a small, straightforward implementation
-// of a real sink's contract (DESIGN.md "The sink family") with a switch that plants one mistake
-// a change like the seed's could make: a trim skipped while unwinding, a trim to the capacity,
+// of a real sink's contract (stated at the top of each header of reference/include/sinkcheck/sink/)
+// with a switch that plants one mistake a change like the seed's could make: a trim skipped while unwinding, a trim to the capacity,
 // a byte doubled at a window edge, growth that stops doubling, a legacy sink that reports its
 // resized size, a chunk cap ignored, a partial chunk dropped, a string that still doubles out of
 // its short buffer, a seekable writer whose fast path forgets a seek. The switch set to `none`

@@ -1,4 +1,4 @@
-// property/check.hpp — running a property: case counts, timing, and a failure you can replay.
+// sinkcheck/testkit/check.hpp — running a property: case counts, timing, and a failure you can replay.
 //
 // SINKCHECK_PROPERTY(Suite, Name, weight) defines a GoogleTest test that checks a RapidCheck
 // property with weight x max_success cases (RC_PARAMS sets max_success, 100 by default), so

@@ -1,4 +1,4 @@
-// property/generators.hpp — RapidCheck generators for JSON values and sink write programs.
+// sinkcheck/testkit/generators.hpp — RapidCheck generators for JSON values and sink write programs.
 //
 // A JSON parser only ever hands an encoder unsigned non-negatives, signed negatives, doubles
 // that print back, valid UTF-8 and sorted keys; 3.11.2's own fuzzers feed the writers exactly

@@ -1,4 +1,4 @@
-// property/harness.hpp — one way to drive any sink, so every property runs on every sink.
+// sinkcheck/testkit/harness.hpp — one way to drive any sink, so every property runs on every sink.
 //
 // A property never names a sink type. It asks a sut_entry ("sink under test") to encode a value,
 // or to replay a write program, under a run_setup (window, chunk bounds, an allocation or a write

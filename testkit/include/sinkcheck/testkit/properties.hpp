@@ -1,4 +1,4 @@
-// property/properties.hpp — the sink properties, written once for real and broken sinks alike.
+// sinkcheck/testkit/properties.hpp — the sink properties, written once for real and broken sinks alike.
 //
 // Each function is a RapidCheck property body: it draws its inputs with *gen, drives the sinks
 // it is given through harness.hpp and fails with RC_FAIL and a message that names the sink, the

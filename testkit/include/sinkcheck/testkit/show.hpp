@@ -1,4 +1,4 @@
-// property/show.hpp — how a counterexample is printed.
+// sinkcheck/testkit/show.hpp — how a counterexample is printed.
 //
 // RapidCheck prints a failing case with operator<<, which for a basic_json is dump(): that
 // throws on invalid UTF-8, prints NaN as null, hides which integer kind a number has and
