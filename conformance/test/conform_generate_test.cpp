@@ -108,15 +108,18 @@ public:
     }
 };
 
-/// Wrong every time, each answer other bytes of one length (the reference's and a counter byte
+/// Wrong every time, each answer other bytes of one length (the reference's and a counter
 /// more, so it never decodes): two answers of one class and size are still two answers.
 class answer_varies : public linked_encoder {
 public:
     std::vector<std::uint8_t> encode(format f, const nlohmann::json& value, const std::string&,
                                      const encode_options& o) override {
-        static std::atomic<unsigned> calls{0};
+        // four bytes of the count, so that no two calls of a run answer alike (one byte repeated
+        // every 256 calls: a value asked again 256 calls later got its first answer back)
+        static std::atomic<std::uint32_t> calls{0};
         std::vector<std::uint8_t> out = encode_to_vector(f, value, o);
-        out.push_back(static_cast<std::uint8_t>(++calls));
+        const std::uint32_t n = ++calls;
+        for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(n >> shift));
         return out;
     }
 };
@@ -219,7 +222,7 @@ const bool registered = [] {
     const std::vector<format> every(all_formats.begin(), all_formats.end());
     register_linked_encoder({"first-answer-wrong", "the reference, with a byte more the first time it sees a value",
                              every, [] { return std::make_unique<first_answer_wrong>(); }});
-    register_linked_encoder({"answer-varies", "the reference and a counter byte: other bytes on every call", every,
+    register_linked_encoder({"answer-varies", "the reference and a call counter: other bytes on every call", every,
                              [] { return std::make_unique<answer_varies>(); }});
     register_linked_encoder({"planted-band-20", "the reference, writing integers of 2^19..2^20-1 magnitude one more",
                              every, [] { return std::make_unique<planted_where>(in_band_20, plus_one); }});
