@@ -478,6 +478,7 @@ TEST(CorpusExport, MalformedExportsAreRefusedWithThePlace) {
         const char* message;
     } bad[] = {
         {"{\"schema_version\":1,", "e.json: not JSON text: "},
+        {"{\"schema_version\":1e400}", "e.json: JSON text this reader cannot hold: "},  // found by fuzz_vectors
         {"[]", "e.json: an exported corpus is a JSON object"},
         {R"({"schema_version":2,"corpus_version":"x","vectors":[]})", "e.json: \"schema_version\" must be 1"},
         {R"({"schema_version":1,"vectors":[]})", "e.json: \"corpus_version\" is a string"},

@@ -202,6 +202,9 @@ std::vector<test_vector> parse_corpus_json(const std::string& file, std::string_
         doc = json::parse(text);
     } catch (const json::parse_error& e) {
         throw corpus_error(file, 0, std::string("not JSON text: ") + e.what());
+    } catch (const json::exception& e) {
+        // a number beyond what a double holds (out_of_range.406, "number overflow parsing")
+        throw corpus_error(file, 0, std::string("JSON text this reader cannot hold: ") + e.what());
     }
     if (!doc.is_object()) throw corpus_error(file, 0, "an exported corpus is a JSON object");
     for (const auto& [key, value] : doc.get_ref<const json::object_t&>()) {
