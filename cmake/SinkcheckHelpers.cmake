@@ -24,14 +24,21 @@ if(SINKCHECK_COVERAGE)
   add_link_options(-fprofile-instr-generate)
 endif()
 
-# sinkcheck_add_test(NAME SOURCES src... [LIBS lib...] [LABELS label...] [TIMEOUT s])
-# One GoogleTest executable; each TEST() becomes its own CTest test.
+# sinkcheck_add_test(NAME SOURCES src... [LIBS lib...] [LABELS label...] [TIMEOUT s]
+#                    [SWEEPS regex])
+# One GoogleTest executable; each TEST() becomes its own CTest test. The tests whose name
+# matches SWEEPS get label sweep too: a check repeated over the whole corpus or many values
+# through processes, run by the g++ stage and left out of the sanitizer stage (scripts/test.sh).
 function(sinkcheck_add_test name)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT;SWEEPS" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE sinkcheck::testkit_core sinkcheck_warnings GTest::gtest GTest::gtest_main ${ARG_LIBS})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 600)
   endif()
-  sinkcheck_discover_gtests(${name} LABELS ${ARG_LABELS} TIMEOUT ${ARG_TIMEOUT})
+  if(ARG_SWEEPS)
+    sinkcheck_discover_gtests(${name} LABELS ${ARG_LABELS} TIMEOUT ${ARG_TIMEOUT} EXTRA_LABEL sweep MATCHING "${ARG_SWEEPS}")
+  else()
+    sinkcheck_discover_gtests(${name} LABELS ${ARG_LABELS} TIMEOUT ${ARG_TIMEOUT})
+  endif()
 endfunction()

@@ -272,6 +272,11 @@ run_summary generate_linked(const conform_options& o, const std::string& name) {
 
 std::string failures_of(const run_summary& s) {
     std::string out;
+    for (const finding& f : s.generation.findings) {
+        const vector_result& r = s.results[f.representative];
+        out += "class '" + f.difference + "', " + std::to_string(f.values) + " value(s), shrunk to " + r.vector->id +
+               ": " + r.detail.substr(0, 300) + "\n";
+    }
     for (const vector_result& r : s.results) {
         if (!r.success) out += r.vector->id + ": " + result_name(r.verdict) + ": " + r.detail + "\n";
     }
@@ -526,6 +531,16 @@ TEST(Generate, AnAnswerThatChangesWhenAskedAgainIsItsOwnClass) {
     const run_summary c = run_conformance(corpus, *flaky);
     EXPECT_GT(c.failures, 100u);
     EXPECT_EQ(c.nondeterministic, c.failures);
+
+    // Answers that differ only past the 4 KiB a verdict keeps of the output differ too.
+    conform_options long_string;
+    long_string.fmt = format::msgpack;
+    long_string.filters = {"msgpack/string/length-32767"};
+    auto counting = make_linked_factory(linked("answer-varies"));
+    const run_summary l = run_conformance(long_string, *counting);
+    ASSERT_EQ(l.failures, 1u) << failures_of(l);
+    EXPECT_EQ(l.nondeterministic, 1u) << failures_of(l);
+    EXPECT_EQ(l.results[0].actual_size, 32767u + 3 + 4);
 }
 
 // --shard I/N splits one run's values over N runs; --merge joins their JSON reports into the

@@ -255,6 +255,15 @@ std::string compact_hex(const std::vector<std::uint8_t>& v) {
     return out;
 }
 
+std::uint64_t fnv1a64(std::string_view bytes) noexcept {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (const char c : bytes) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
 bool format_of_file(const std::string& path, format& out) {
     const std::filesystem::path p(path);
     if (p.extension() != ".vectors") {

@@ -15,16 +15,6 @@ namespace {
 
 using json = nlohmann::json;
 
-/// FNV-1a, 64 bits: identifies a corpus for pinning (not a defence against forgery).
-std::uint64_t fnv1a64(std::string_view s) {
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    for (const char c : s) {
-        h ^= static_cast<unsigned char>(c);
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 std::string hex_of(const std::vector<std::uint8_t>& bytes) {
     static constexpr const char* digits = "0123456789abcdef";
     std::string out;

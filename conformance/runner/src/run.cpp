@@ -470,6 +470,9 @@ vector_result classify_outcome(const test_vector& v, run_level level, const enco
     r.actual.assign(o.bytes.begin(),
                     o.bytes.begin() + static_cast<std::ptrdiff_t>(std::min(o.bytes.size(), kept_output)));
     r.actual_size = o.bytes.size();
+    if (o.bytes.size() > kept_output) {
+        r.actual_digest = fnv1a64(std::string_view(reinterpret_cast<const char*>(o.bytes.data()), o.bytes.size()));
+    }
     using k = encode_outcome::kind;
     switch (o.what) {
         case k::crashed:
@@ -593,7 +596,7 @@ vector_result classify(const test_vector& v, run_level level, const encode_outco
 bool ask_again(encoder_session& session, const test_vector& v, run_level level, vector_result& first) {
     const vector_result second = classify(v, level, send_vector(session, v));
     if (second.verdict == first.verdict && second.actual_size == first.actual_size && second.actual == first.actual &&
-        second.difference == first.difference) {
+        second.actual_digest == first.actual_digest && second.difference == first.difference) {
         return false;
     }
     const auto answer = [](const vector_result& r) {

@@ -121,6 +121,9 @@ using testkit::to_hex;
 /// Hex with long runs of a repeated unit folded into "(unit)*N" (what the generator writes).
 std::string compact_hex(const std::vector<std::uint8_t>& v);
 
+/// FNV-1a, 64 bits, of a byte string: tells outputs or corpora apart (no defence against forgery).
+std::uint64_t fnv1a64(std::string_view bytes) noexcept;
+
 /// The format a vector file holds, from its name: "<format>.vectors" or "<format>-<part>.vectors".
 bool format_of_file(const std::string& path, format& out);
 

@@ -88,6 +88,7 @@ struct vector_result {
     std::string difference;            // pass-equivalent and fail: class of difference (float width, key order, ...)
     std::vector<std::uint8_t> actual;  // the encoder's output, its first 4 KiB
     std::size_t actual_size = 0;       // and how long it was
+    std::uint64_t actual_digest = 0;   // fnv1a64 of the whole output when it is longer than that
     std::size_t first_diff = static_cast<std::size_t>(-1);
     std::string diff_text;    // hex windows and annotated decodes of both sides
     std::string stderr_text;  // its first 8 KiB
