@@ -42,10 +42,7 @@ for entry in json.load(open(sys.argv[1])):
     rel = f[len(root):] if f.startswith(root) else f
     if rel.startswith("reference/test/consumer/"):
         continue
-    # run_sink's parts are generated from testkit/src/run_sink_part.cpp.in; one is enough
-    if os.path.basename(rel) == "run_sink_part_0.cpp":
-        print(f)
-    elif rel.startswith(("conformance/", "tools/", "testkit/src/")) or (rel.startswith("reference/") and (not ci or os.path.basename(rel) in chosen)):
+    if rel.startswith(("conformance/", "tools/", "testkit/src/")) or (rel.startswith("reference/") and (not ci or os.path.basename(rel) in chosen)):
         print(rel)
 PY
   )

@@ -38,36 +38,14 @@ feedback_flags=()
 common_flags=(-std=c++17 -I"$src_root/reference/include" -I"$src_root/testkit/include" -I"$src_root/fuzz"
   -I"$src_root/conformance/runner/include" "${nlohmann_flags[@]}")
 
-# run_sink (every sink x every format) is compiled once, as the CMake build does, into an archive
-# that the targets running the sink catalogue link (those including the differential support or
-# the registry; any other target that calls run_sink still compiles it itself, only slower)
-uses_run_sink() {
-  grep -qE '#include "(support/differential|support/sinks|sinkcheck/testkit/registry)\.hpp"' "$1"
-}
-run_sink_archive="$WORK/libsinkcheck_run_sink.a"
-rm -f "$run_sink_archive"
-for name in $targets; do
-  if [ -f "$src_root/fuzz/$name.cpp" ] && uses_run_sink "$src_root/fuzz/$name.cpp"; then
-    # one object per part of run_sink, as many as registry.hpp declares (run_sink_parts)
-    parts=$(sed -n 's/.*constexpr std::size_t run_sink_parts = \([0-9]*\);.*/\1/p' \
-      "$src_root/testkit/include/sinkcheck/testkit/registry.hpp")
-    [ -n "$parts" ] || { echo "build.sh: no run_sink_parts in testkit/include/sinkcheck/testkit/registry.hpp" >&2; exit 1; }
-    # side by side, in a subshell of their own so that the targets' job count below sees none of them
-    (
-      for ((part = 0; part < parts; ++part)); do
-        sed "s/@part@/$part/g" "$src_root/testkit/src/run_sink_part.cpp.in" >"$WORK/run_sink_part_$part.cpp"
-        $CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" -c "$WORK/run_sink_part_$part.cpp" \
-          -o "$WORK/run_sink_part_$part.o" &
-      done
-      wait
-    ) || true
-    for ((part = 0; part < parts; ++part)); do
-      [ -f "$WORK/run_sink_part_$part.o" ] || { echo "build.sh: run_sink part $part failed to build" >&2; exit 1; }
-      ar rcs "$run_sink_archive" "$WORK/run_sink_part_$part.o"
-    done
-    break
-  fi
-done
+# The encoders over any sink (testkit/src/encode_any.cpp, sinkcheck/testkit/any_sink.hpp) are
+# compiled once, as the CMake build does, into an archive every target links (a target that does
+# not call them takes nothing from it)
+encoders_archive="$WORK/libsinkcheck_testkit_encoders.a"
+rm -f "$encoders_archive"
+$CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" -c "$src_root/testkit/src/encode_any.cpp" \
+  -o "$WORK/encode_any.o" || { echo "build.sh: testkit/src/encode_any.cpp failed to build" >&2; exit 1; }
+ar rcs "$encoders_archive" "$WORK/encode_any.o"
 
 jobs=${SINKCHECK_BUILD_JOBS:-$(nproc)}
 running=0
@@ -75,10 +53,6 @@ for name in $targets; do
   src="$src_root/fuzz/$name.cpp"
   [ -f "$src" ] || { echo "build.sh: no fuzz/$name.cpp" >&2; exit 1; }
   sources=("$src")
-  run_sink=()
-  if uses_run_sink "$src"; then
-    run_sink=(-DSINKCHECK_PREBUILT_RUN_SINK=1)
-  fi
   if [ "$name" = fuzz_vectors ]; then
     # the conformance runner's vector-file reader, compiled with the target's instrumentation
     sources+=("$src_root/conformance/runner/src/corpus.cpp" "$src_root/conformance/runner/src/value_text.cpp"
@@ -88,10 +62,10 @@ for name in $targets; do
     objects=()
     for s in "${sources[@]}"; do
       o="$WORK/$name-$(basename "$s" .cpp).o"
-      $CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" "${run_sink[@]}" -c "$s" -o "$o"
+      $CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" -c "$s" -o "$o"
       objects+=("$o")
     done
-    [ ${#run_sink[@]} -eq 0 ] || objects+=("$run_sink_archive")
+    objects+=("$encoders_archive")
     $CXX $CXXFLAGS "${objects[@]}" $LIB_FUZZING_ENGINE -o "$OUT/$name"
   ) &
   running=$((running + 1))

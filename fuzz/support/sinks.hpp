@@ -126,9 +126,9 @@ sink_result run_broken_sink(Write& write, std::size_t site) {
 }
 
 /// Encodes j in format f with options o through every sink (the windowed ones at the window the
-/// input picks) and hands each result to `visit`. The sink runs go through run_sink, compiled once
-/// for every sink and format (sinkcheck_testkit_run_sink, with the fuzzer's coverage
-/// instrumentation in a libFuzzer build), so no target compiles the catalogue again; `write` is
+/// input picks) and hands each result to `visit`. The sink runs go through run_sink, whose
+/// encoders are compiled once in the kit's library (sinkcheck/testkit/any_sink.hpp, with the
+/// fuzzer's coverage instrumentation in a libFuzzer build); `write` is
 /// the same encoding as a generic lambda, for the two local sinks (the longest-write probe and the
 /// deliberately broken sink). Patched BSON lengths need seek(): only the seekable sinks run then.
 template <class Write, class Visit>

@@ -245,9 +245,8 @@ check_centipede() {
 check_run_tests() {
   local dir="$scratch/run_tests" selection=${SINKCHECK_RUN_TESTS:-} t flags
   if [ -z "$selection" ]; then
-    # one target, preferring one with regression inputs; a unit test is left out by default,
-    # since every one links the run_sink library, which takes over ten minutes to compile
-    # under ASan on two cores (SINKCHECK_RUN_TESTS="counting_sink_test fuzz_vectors" adds one)
+    # one target, preferring one with regression inputs; a unit test is left out by default, to
+    # keep this check to one build (SINKCHECK_RUN_TESTS="counting_sink_test fuzz_vectors" adds one)
     selection=$first
     for t in $targets; do
       if [ -d "$src/corpus/regressions/$t" ]; then selection=$t; break; fi

@@ -41,6 +41,7 @@
 #include "sinkcheck/sink/growth_observer.hpp"
 #include "sinkcheck/sink/vector_sink.hpp"
 
+#include "sinkcheck/testkit/any_sink.hpp"
 #include "sinkcheck/testkit/sink_traits.hpp"
 #include "sinkcheck/testkit/write_program.hpp"
 
@@ -621,7 +622,7 @@ sut_entry entry() {
     e.growth = std::string(traits::growth_description());
     e.expected_allocations = &traits::expected_allocations;
     e.encode = [](format f, const nlohmann::json& j, const encode_options& o, const run_setup& s) {
-        return drive<T>(s, [&](auto& sink) { sinkcheck::encode(f, j, sink, o); });
+        return drive<T>(s, [&](auto& sink) { encode_any(f, j, sink, o); });
     };
     e.program = [](const write_program& prog, const run_setup& s) {
         return drive<T>(s, [&](auto& sink) {

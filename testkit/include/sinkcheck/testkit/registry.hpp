@@ -30,6 +30,7 @@
 #include "sinkcheck/options.hpp"
 #include "sinkcheck/sink/counting_sink.hpp"
 #include "sinkcheck/sink/growth_observer.hpp"
+#include "sinkcheck/testkit/any_sink.hpp"
 #include "sinkcheck/testkit/sinks.hpp"
 
 namespace sinkcheck {
@@ -242,72 +243,14 @@ sink_run run_sink_with(std::string_view name, std::size_t window, Write&& write,
     return detail::run_named(testkit::builtin_sinks{}, name, window == 0 ? default_window : window, write, faults);
 }
 
-/// Every sink x every format is the costliest instantiation there is. run_sink's formats are
-/// compiled in this many parts (a format goes to the part its index in all_formats picks,
-/// modulo), so that a build compiles the parts side by side: sinkcheck's own build compiles each
-/// once (from testkit/src/run_sink_part.cpp.in, one object per part, the number read from this line) and
-/// declares them below, so that no other translation unit compiles them again.
-inline constexpr std::size_t run_sink_parts = 3;
-
-namespace detail {
-
-template <std::size_t Part, std::size_t I, class Json>
-bool run_sink_if_in_part(sink_run& r, std::string_view name, std::size_t window, format f, const Json& j,
-                         const encode_options& o, const sink_faults& faults) {
-    if constexpr (I % run_sink_parts == Part) {
-        constexpr format F = all_formats[I];
-        if (f == F) {
-            r = run_sink_with(
-                name, window, [&](auto& sink) { encode_as<F>(j, sink, o); }, faults);
-            return true;
-        }
-    }
-    return false;
-}
-
-template <std::size_t Part, class Json, std::size_t... I>
-sink_run run_sink_part_of(std::string_view name, std::size_t window, format f, const Json& j, const encode_options& o,
-                          const sink_faults& faults, std::index_sequence<I...>) {
-    sink_run r;
-    (void)(run_sink_if_in_part<Part, I>(r, name, window, f, j, o, faults) || ...);
-    return r;
-}
-
-/// run_sink for the formats of one part.
-template <std::size_t Part, class Json>
-sink_run run_sink_part(std::string_view name, std::size_t window, format f, const Json& j, const encode_options& o,
-                       const sink_faults& faults) {
-    return run_sink_part_of<Part>(name, window, f, j, o, faults, std::make_index_sequence<all_formats.size()>{});
-}
-
-template <class Json, std::size_t... P>
-sink_run run_sink_parted(std::string_view name, std::size_t window, format f, const Json& j, const encode_options& o,
-                         const sink_faults& faults, std::index_sequence<P...>) {
-    const std::size_t part = static_cast<std::size_t>(f) % run_sink_parts;  // all_formats is in enum order
-    sink_run r;
-    (void)((part == P ? (r = run_sink_part<P>(name, window, f, j, o, faults), true) : false) || ...);
-    return r;
-}
-
-}  // namespace detail
-
-/// Encodes j in format f through the sink called `name` (see run_sink_with).
+/// Encodes j in format f through the sink called `name` (see run_sink_with). For nlohmann::json
+/// the encoders are the ones compiled once in the kit's library (any_sink.hpp): what is
+/// instantiated here per sink is the run around them, not six encoders.
 template <class Json>
 sink_run run_sink(std::string_view name, std::size_t window, format f, const Json& j, const encode_options& o = {},
                   const sink_faults& faults = {}) {
-    return detail::run_sink_parted(name, window, f, j, o, faults, std::make_index_sequence<run_sink_parts>{});
+    return run_sink_with(
+        name, window, [&](auto& sink) { testkit::encode_any(f, j, sink, o); }, faults);
 }
-
-#ifdef SINKCHECK_PREBUILT_RUN_SINK
-// ordered_json is left to be compiled where it is used: nothing in sinkcheck runs every sink with it.
-static_assert(run_sink_parts == 3, "one declaration per part of run_sink here");
-#define SINKCHECK_RUN_SINK_PART_DECLARATION(part)                         \
-    extern template sink_run detail::run_sink_part<part, nlohmann::json>( \
-        std::string_view, std::size_t, format, const nlohmann::json&, const encode_options&, const sink_faults&);
-SINKCHECK_RUN_SINK_PART_DECLARATION(0)
-SINKCHECK_RUN_SINK_PART_DECLARATION(1)
-SINKCHECK_RUN_SINK_PART_DECLARATION(2)
-#undef SINKCHECK_RUN_SINK_PART_DECLARATION
-#endif
 
 }  // namespace sinkcheck
