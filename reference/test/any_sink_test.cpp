@@ -126,9 +126,9 @@ TEST(AnySink, MakesTheCallsOfTheEncoderTemplatedOnTheSinkInEveryFormat) {
         for (const encode_options& o : options_for(f)) {
             for (const json& doc : documents()) {
                 const bool patched = o.bson_patch_lengths;
-                const std::size_t calls = patched ? run<seekable_recording_sink>(0, [&](auto& s) { encode(f, doc, s, o); })
-                                                        .size()
-                                                  : run<recording_sink>(0, [&](auto& s) { encode(f, doc, s, o); }).size();
+                const std::size_t calls =
+                    patched ? run<seekable_recording_sink>(0, [&](auto& s) { encode(f, doc, s, o); }).size()
+                            : run<recording_sink>(0, [&](auto& s) { encode(f, doc, s, o); }).size();
                 // completed, then a throw at the first, a middle and the last call (calls counts
                 // the line that says how the run ended too)
                 std::vector<std::size_t> stops{0};
@@ -164,8 +164,8 @@ TEST(AnySink, EveryBuiltInSinkHoldsTheBytesOfTheDirectInstantiation) {
     for (const sink_info& s : all_sinks()) {
         for (const json& doc : documents()) {
             const sink_faults capture{0, 0, true};
-            const sink_run direct =
-                run_sink_with(s.name, 0, [&](auto& sink) { encode_as<format::cbor>(doc, sink); }, capture);
+            const sink_run direct = run_sink_with(
+                s.name, 0, [&](auto& sink) { encode_as<format::cbor>(doc, sink); }, capture);
             const sink_run erased = run_sink(s.name, 0, format::cbor, doc, encode_options{}, capture);
             EXPECT_EQ(direct.bytes, erased.bytes) << s.name;
             EXPECT_EQ(direct.size, erased.size) << s.name;

@@ -58,7 +58,7 @@ void all_sinks_write_identical_bytes(const std::vector<sut_entry>& suts) {
 }
 
 void require_prefix(const run_record& r, const run_record& full, const where& at, const std::string& fault,
-                           bool stores) {
+                    bool stores) {
     const bool prefix =
         r.model.size() <= full.model.size() && std::equal(r.model.begin(), r.model.end(), full.model.begin());
     if (!prefix) {
