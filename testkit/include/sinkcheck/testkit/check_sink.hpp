@@ -24,7 +24,7 @@
 
 #include "sinkcheck/testkit/check.hpp"
 #include "sinkcheck/testkit/harness.hpp"
-#include "sinkcheck/testkit/properties.hpp"
+#include "sinkcheck/testkit/sink_properties.hpp"
 
 namespace sinkcheck::testkit {
 

@@ -21,6 +21,7 @@
 #include "harness.hpp"
 #include "hex.hpp"
 #include "show.hpp"
+#include "sink_properties.hpp"
 #include "sinkcheck/testkit/sinks.hpp"
 
 namespace sinkcheck::testkit {
@@ -28,7 +29,6 @@ namespace sinkcheck::testkit {
 using json = nlohmann::json;
 
 /// The seekless memory writer as a sink under test: the baseline every sink is compared with.
-const sut_entry& baseline_entry();
 
 // ---------------------------------------------------------------------------------------------
 // Inputs.
@@ -284,97 +284,19 @@ inline std::size_t total_written(const std::vector<std::size_t>& writes) {
     return n;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Property 1. suts.front() is the baseline.
-
-void all_sinks_write_identical_bytes(const std::vector<sut_entry>& suts);
-
-// ---------------------------------------------------------------------------------------------
-// Property 4.
-
 /// The target after a run that threw must hold a prefix of the full output: the writes that
 /// returned, exactly.
 void require_prefix(const run_record& r, const run_record& full, const where& at, const std::string& fault,
                     bool stores);
 
-void trims_to_written_bytes_when_writes_throw(const std::vector<sut_entry>& suts);
-
-// ---------------------------------------------------------------------------------------------
-// Property 5.
-
-void capacity_growth_ignores_window(const std::vector<sut_entry>& suts);
-
-// ---------------------------------------------------------------------------------------------
-// Property 6.
-
-void zero_fill_stays_within_window(const std::vector<sut_entry>& suts);
-
-// ---------------------------------------------------------------------------------------------
-// Property 7.
-
-void chunks_double_up_to_the_cap(const sut_entry& chunked, const sut_entry& vector_like);
-
-// ---------------------------------------------------------------------------------------------
-// Property 8.
-
-void string_leaves_short_buffer_exactly(const sut_entry& string_like);
-
-// ---------------------------------------------------------------------------------------------
-// Property 9.
-
-void seekable_writer_without_seeks_equals_seekless(const sut_entry& seekable, const sut_entry& seekless);
-
-void patched_bson_lengths_equal_precomputed(const sut_entry& seekable, const sut_entry& baseline);
-
 /// The setup that replays prog under window w: its fault point as a write-call count (the
 /// fault wrapper counts write calls, a seek is not one) and a fixed capacity that fits it.
 run_setup program_setup(const write_program& prog, std::size_t w);
-
-/// Any sink: a write program (with seeks when the sink can seek, and a throw at one write)
-/// leaves the target holding exactly the bytes of the writes that returned, where they went.
-void write_programs_match_a_byte_array(const sut_entry& s);
 
 /// What a caller's container may already hold: lengths at the edges (around a string's short
 /// buffer and the vector's 64-byte floor among them) or small, bytes that differ from a write
 /// program's.
 rc::Gen<std::vector<std::uint8_t>> existing_contents_gen();
-
-/// Any sink whose target can hold bytes before it is made (traits `appends`): after a write
-/// program, with a throw at one write now and then, the target holds its earlier bytes and then
-/// exactly the writes that returned — trimmed to earlier + written also while unwinding — and
-/// position() counts only what was written through the sink.
-void appends_after_existing_contents(const sut_entry& s);
-
-/// Any fixed-capacity sink: a write program that needs exactly the capacity completes; with one
-/// byte less, the write that would store the last byte throws, the buffer holds exactly the
-/// writes before it and nothing is stored past its end (a canary byte there shows in contents()).
-void fixed_capacity_edges(const sut_entry& s);
-
-/// Any sink: empty writes (write(p, 0)) put anywhere in a write program change nothing — the
-/// bytes, position(), the outcome, the allocations, the growths reported and the chunks are
-/// those of the program without them.
-void empty_writes_change_nothing(const sut_entry& s);
-
-/// Any sink over a stream its target can make fail (traits `streams`): when the stream refuses a
-/// byte, the write that reached it throws sink_error naming the first byte not written (the
-/// bytes of the writes that returned), position() counts only those, and the stream holds them
-/// (and possibly part of the failing write, never more than it took).
-void failing_stream_is_reported(const sut_entry& s);
-
-/// Any movable sink: moved part way through a write program (move-constructed, or move-assigned
-/// over a sink on a second target when it can be), with a throw at one write now and then, the
-/// new owner goes on writing where the old one stopped and only it trims: the target holds its
-/// earlier bytes and exactly the writes that returned, whether the moved-from sink is destroyed
-/// at once, before the new owner or after it (while an exception unwinds too); the second target
-/// holds only what it held before; position() counts every byte written through either.
-void keeps_writing_after_a_move(const sut_entry& s);
-
-/// Any seekable sink: write_programs_match_a_byte_array, whose programs seek.
-void seek_programs_match_a_byte_array(const sut_entry& seekable);
-
-/// Any sink with a growth rule: the allocations its target makes are exactly what the rule says
-/// for the writes it was given, for write programs and encodings, at every window.
-void follows_its_growth_rule(const sut_entry& s);
 
 }  // namespace sinkcheck::testkit
 
