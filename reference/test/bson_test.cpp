@@ -202,6 +202,32 @@ TEST(Bson, WritesArraysAsDocumentsWithIndexKeys) {
                 "0a3800 0a3900 0a313000 00 00");
 }
 
+// Index names of seven digits and more are written by another path than those of up to six
+// (bson_index_name's word): 1,000,001 nulls end with the element named "1000000".
+TEST(Bson, WritesArrayIndexNamesOfSevenDigits) {
+    json nulls = json::array();
+    nulls.get_ref<json::array_t&>().resize(1000001);
+    const json doc{{"a", nulls}};
+    // names: 10 of 1 digit, 90 of 2, ... 900,000 of 6, one of 7; each element is type + name + NUL
+    std::uint64_t inner = 4 + 1;
+    std::uint64_t count = 10;
+    for (std::uint64_t digits = 1; digits <= 6; ++digits, count *= 10) {
+        inner += (count - count / 10 * (digits > 1 ? 1 : 0)) * (digits + 2);
+    }
+    inner += 7 + 2;
+    for (const bool patch : {false, true}) {
+        const outcome ours = reference_outcome(doc, patch);
+        ASSERT_EQ(ours.error, "") << (patch ? "patch mode" : "sizing pass");
+        ASSERT_EQ(ours.bytes.size(), 4 + 1 + 2 + inner + 1);
+        const std::vector<std::uint8_t> tail(ours.bytes.end() - 11, ours.bytes.end());
+        EXPECT_EQ(sct::hex(tail),
+                  "0a3130303030303000"
+                  "0000")
+            << (patch ? "patch mode" : "sizing pass");
+        EXPECT_EQ(ours, oracle_outcome(doc)) << (patch ? "patch mode" : "sizing pass");
+    }
+}
+
 // "\x03" e_name document; each level's length covers its own 4 + elements + 1 bytes
 TEST(Bson, WritesNestedDocumentsWithTheirOwnLengths) {
     expect_bson(json{{"a", {{"b", json::object()}}}}, "15000000 03 6100 0d000000 03 6200 05000000 00 00 00");

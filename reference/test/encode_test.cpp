@@ -1,11 +1,14 @@
 // encode_test.cpp — what the six encoders share: the format names (options.hpp), the dispatch
 // and divergence lookup (encode.hpp), the oracle's reach (oracle.hpp) and the JSON pointer that
 // every encoder error carries (detail/walk.hpp).
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "sinkcheck/encode.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -81,3 +84,26 @@ TEST(EncodeError, PointerEscapesTildeAndSlashInKeysInEveryFormat) {
 }
 
 }  // namespace
+
+namespace {
+
+template <std::size_t... I>
+void expect_encode_as_equals_encode(const nlohmann::json& j, std::index_sequence<I...>) {
+    (
+        [&] {
+            constexpr sinkcheck::format f = sinkcheck::all_formats[I];
+            sinkcheck::memory_writer w;
+            sinkcheck::encode_as<f>(j, w);
+            EXPECT_EQ(w.take(), sinkcheck::encode_to_vector(f, j)) << sinkcheck::format_name(f);
+        }(),
+        ...);
+}
+
+}  // namespace
+
+// encode_as<F> (the format fixed at compile time, for code compiled per format) writes what
+// encode() dispatching on F at run time writes, in every format.
+TEST(EncodeAs, WritesWhatEncodeWritesInEveryFormat) {
+    const nlohmann::json j{{"a", {1, -2, 3.5, "x", nullptr, true}}, {"b", {{"c", std::string(300, 'y')}}}};
+    expect_encode_as_equals_encode(j, std::make_index_sequence<sinkcheck::all_formats.size()>{});
+}

@@ -91,6 +91,50 @@ TEST(Utf8Implementations, ListsEveryImplementationOfThisArchitecture) {
     std::printf("runnable here:%s\n", names.c_str());
 }
 
+#if SINKCHECK_UTF8_X86
+// The kernels' three nibble tables, built at run time (through a pointer: the kernels use them
+// as constants, so nothing else runs the code that derives them), give for every pair of adjacent
+// bytes exactly the errors RFC 3629 §4's byte ranges give that pair.
+TEST(Utf8Implementations, NibbleTablesGiveEveryPairOfBytesTheErrorsOfRfc3629) {
+    namespace x = sd::utf8_x86;
+    x::nibble_tables (*volatile make)() noexcept = &x::make_nibble_tables;
+    const x::nibble_tables t = make();
+    const auto continuation = [](unsigned b) { return b >= 0x80 && b <= 0xBF; };
+    std::size_t wrong = 0;
+    for (unsigned first = 0; first < 256; ++first) {
+        for (unsigned second = 0; second < 256; ++second) {
+            std::uint8_t expected = 0;
+            if (first < 0x80) {
+                if (continuation(second)) expected = x::too_long;  // a continuation with no lead
+            } else if (continuation(first)) {
+                if (continuation(second)) expected = x::two_continuations;  // told apart later
+            } else if (!continuation(second)) {
+                expected = x::too_short;  // a lead, then no continuation
+            } else if (first <= 0xC1) {
+                expected = x::overlong_2;  // C0 and C1 only encode U+0000..U+007F
+            } else if (first == 0xE0 && second <= 0x9F) {
+                expected = x::overlong_3;
+            } else if (first == 0xED && second >= 0xA0) {
+                expected = x::surrogate;
+            } else if (first == 0xF0 && second <= 0x8F) {
+                expected = x::overlong_4_or_large;
+            } else if (first == 0xF4 && second >= 0x90) {
+                expected = x::too_large;
+            } else if (first >= 0xF5) {
+                expected = second <= 0x8F ? x::overlong_4_or_large : x::too_large;  // no F5..FF lead exists
+            }
+            const auto got = static_cast<std::uint8_t>(t.first_high[first >> 4] & t.first_low[first & 15] &
+                                                       t.second_high[second >> 4]);
+            if (got != expected && ++wrong <= 8) {
+                ADD_FAILURE() << std::hex << "pair " << first << " " << second << ": the tables give " << unsigned{got}
+                              << ", the byte ranges " << unsigned{expected};
+            }
+        }
+    }
+    EXPECT_EQ(wrong, 0u);
+}
+#endif
+
 // Where a short sequence is tried in a 64-byte ASCII text: across or against the end of the
 // first 16- and 32-byte block, where the block checks carry it, and far from either.
 constexpr std::size_t every_placement[] = {0, 13, 14, 15, 29, 30, 31, 61};
