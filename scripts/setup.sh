@@ -18,7 +18,7 @@ packages=(
   "${tool_packages[@]}"
   clang-14 llvm-14 lld-14 clang-format-14 clang-tidy-14 binutils git libbenchmark-dev
   python3 python3-cbor2 python3-msgpack python3-ubjson python3-bjdata python3-bson python3-jsonschema python3-yaml
-  valgrind zip unzip afl++ ccache libfmt-dev
+  valgrind zip unzip afl++ ccache libfmt-dev libprotobuf-dev libabsl-dev
 )
 case "${1:-}" in
   --tool) packages=("${tool_packages[@]}") ;;

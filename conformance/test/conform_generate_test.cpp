@@ -3,11 +3,14 @@
 // root cause, at most two classes), and save each as a vector that fails the same way when graded as a corpus; a correct encoder
 // fails nothing, linked or as a batch process. The value builder's choices and the value
 // shrinker's steps are pinned on hand-made inputs.
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <mutex>
@@ -30,6 +33,14 @@
 
 namespace sinkcheck::conform {
 namespace {
+
+/// A temporary folder of this process's own (with a trailing slash), so that two tests run side
+/// by side, or the same test run by two builds at once, never share a file.
+std::string scratch_file() {
+    const std::string dir = ::testing::TempDir() + "conform_generate_test." + std::to_string(::getpid());
+    std::filesystem::create_directories(dir);
+    return dir + "/";
+}
 
 class planted_24 : public linked_encoder {
 public:
@@ -351,7 +362,7 @@ std::size_t expect_planted_finding(const run_summary& s, std::size_t failing) {
 
 TEST(Generate, FindsShrinksAndDedupsAPlantedBugFromAFixedSeed) {
     conform_options o = generating(format::cbor, planted_values, planted_seed);
-    o.generate.save = ::testing::TempDir() + "cbor-findings.vectors";
+    o.generate.save = scratch_file() + "cbor-findings.vectors";
     std::remove(o.generate.save.c_str());
     const run_summary s = generate_linked(o, "planted-24");
     const std::size_t malformed = expect_planted_finding(s, values_holding_24(planted_values));
@@ -380,7 +391,7 @@ TEST(Generate, FindsShrinksAndDedupsAPlantedBugFromAFixedSeed) {
     EXPECT_TRUE(run_conformance(corpus, *reference).conforms());
 
     // ... and an expected-failures list can name them.
-    const std::string list = ::testing::TempDir() + "cbor-findings.expected";
+    const std::string list = scratch_file() + "cbor-findings.expected";
     std::ofstream expected(list);
     for (const test_vector& v : saved) {
         expected << v.id << "  # planted: 24 with a one-byte head\n";
@@ -558,11 +569,11 @@ TEST(Generate, ShardsMergeIntoTheVerdictOfOneRun) {
         o.report = report_kind::json;
         const run_summary part = generate_linked(o, "planted-band-20");
         values += part.total();
-        reports.push_back(::testing::TempDir() + "shard-" + std::to_string(i + 1) + ".json");
+        reports.push_back(scratch_file() + "shard-" + std::to_string(i + 1) + ".json");
         std::ofstream(reports.back(), std::ios::binary) << render_report(part);
     }
     EXPECT_EQ(values, 3000u);
-    const std::string merged = ::testing::TempDir() + "merged.json";
+    const std::string merged = scratch_file() + "merged.json";
     std::vector<std::string> args;
     for (const std::string& r : reports) args.insert(args.end(), {"--merge", r});
     args.insert(args.end(), {"--report", "json", "--output", merged});
@@ -580,7 +591,7 @@ TEST(Generate, ShardsMergeIntoTheVerdictOfOneRun) {
     // Not every shard, a shard twice, something else: exit 2, naming the file.
     EXPECT_EQ(run_conform_command({"--merge", reports[0], "--merge", reports[1]}), 2);
     EXPECT_EQ(run_conform_command({"--merge", reports[0], "--merge", reports[0], "--merge", reports[1]}), 2);
-    const std::string bad = ::testing::TempDir() + "not-a-report.json";
+    const std::string bad = scratch_file() + "not-a-report.json";
     std::ofstream(bad) << "{\"format\": \"cbor\"}";
     EXPECT_EQ(run_conform_command({"--merge", bad}), 2);
     EXPECT_EQ(run_conform_command({"--merge", reports[0], "--format", "cbor"}), 2);
@@ -627,7 +638,7 @@ TEST(Generate, CanonicalCborGradesByTheModel) {
     EXPECT_TRUE(model.conforms()) << failures_of(model);
     EXPECT_EQ(model.total(), 1000u);
 
-    o.generate.save = ::testing::TempDir() + "cbor-canonical.vectors";
+    o.generate.save = scratch_file() + "cbor-canonical.vectors";
     std::remove(o.generate.save.c_str());
     const run_summary reference = generate_linked(o, "reference");
     ASSERT_FALSE(reference.conforms());
@@ -768,15 +779,14 @@ TEST(Generate, CommandRefusesWhatDoesNotApply) {
     EXPECT_EQ(run({"--seed", "3"}), 2);
     EXPECT_EQ(run({"--generate", "0"}), 2);
     EXPECT_EQ(run({"--generate", "3", "--profile", "nasty"}), 2);
-    EXPECT_EQ(run({"--generate", "3", "--save", ::testing::TempDir() + "findings.txt"}), 2);
+    EXPECT_EQ(run({"--generate", "3", "--save", scratch_file() + "findings.txt"}), 2);
     EXPECT_EQ(run({"--generate", "3", "--level", "canonical"}), 1);  // the reference is not canonical
     EXPECT_EQ(run_conform_command(
                   {"--format", "msgpack", "--encoder", "linked:reference", "--generate", "3", "--level", "canonical"}),
               2);
-    EXPECT_EQ(run({"--generate", "30", "--seed", "5", "--report", "json", "--output",
-                   ::testing::TempDir() + "generated.json"}),
-              0);
-    const std::string report = read(::testing::TempDir() + "generated.json");
+    EXPECT_EQ(
+        run({"--generate", "30", "--seed", "5", "--report", "json", "--output", scratch_file() + "generated.json"}), 0);
+    const std::string report = read(scratch_file() + "generated.json");
     EXPECT_NE(report.find("\"generated\""), std::string::npos);
     EXPECT_NE(report.find("30 generated values, seed 5, profile default"), std::string::npos);
 }

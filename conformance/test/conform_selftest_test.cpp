@@ -537,7 +537,7 @@ vector_result graded_cbor(const std::string& input, const std::string& expect, c
     conform_options o;
     o.fmt = format::cbor;
     if (id.empty()) {
-        const std::string path = ::testing::TempDir() + "cbor-classes.vectors";
+        const std::string path = ::testing::TempDir() + "cbor-classes." + std::to_string(::getpid()) + ".vectors";
         std::ofstream(path) << "id: cbor/classes/one\ninput: " << input << "\nlevel: exact\nexpect: " << expect
                             << "\nrule: the test's value\nsource: conform_selftest_test\n";
         o.corpus = path;

@@ -73,7 +73,7 @@ void trims_to_written_bytes_when_writes_throw(const std::vector<sut_entry>& suts
     const sut_entry& s = suts[(*sink_gen(suts)).index];
     const format f = *format_gen();
     const std::size_t w = s.windowed ? (*window_gen()).bytes : default_window;
-    const bool hostile = *rc::gen::arbitrary<bool>();
+    const bool hostile = (*decision_gen("values from the hostile profile")).yes;
     const auto j = *json_value<json>(fault_profile(hostile));
     const json doc = document_for(f, j);
     const encode_options o = options_for(f, *shape_gen());
@@ -199,7 +199,7 @@ void chunks_double_up_to_the_cap(const sut_entry& chunked, const sut_entry& vect
     run_record r;
     run_record base;
     std::string input;
-    if (*rc::gen::arbitrary<bool>()) {
+    if ((*decision_gen("a write program, not an encoding")).yes) {
         const auto prog = *write_program_gen(false, false);
         r = chunked.program(prog, setup);
         base = vector_like.program(prog, run_setup{});
@@ -243,7 +243,7 @@ void string_leaves_short_buffer_exactly(const sut_entry& string_like) {
     setup.window = w;
     run_record r;
     std::string input;
-    if (*rc::gen::arbitrary<bool>()) {
+    if ((*decision_gen("a write program, not an encoding")).yes) {
         const auto prog = *write_program_gen(false, false);
         r = string_like.program(prog, setup);
         input = "a write program";
@@ -448,6 +448,32 @@ void empty_writes_change_nothing(const sut_entry& s) {
     }
 }
 
+/// failing_stream_is_reported for a sink that keeps up to s.buffers bytes before they reach its
+/// stream: the failure may surface late, but the writes that returned go at most that far past the
+/// first byte the stream refused, position() counts them, the error names a byte the stream did not
+/// take, and the stream holds the beginning of the writes and nothing past the byte it refused.
+void failure_surfaced_within_buffer(const sut_entry& s, const run_setup& setup, const run_record& r, const where& at) {
+    const std::size_t written = r.model.size();
+    if (written > setup.stream_limit + s.buffers) {
+        RC_FAIL(at.describe() + ": the writes that returned hold " + std::to_string(written) +
+                " bytes, more than the " + std::to_string(s.buffers) +
+                " the sink may keep past the byte the stream refused; the failure surfaced too late (" + r.error + ")");
+    }
+    if (r.position != written || r.error_position == none || r.error_position > setup.stream_limit) {
+        RC_FAIL(at.describe() + ": position() " + std::to_string(r.position) + " after writes of " +
+                std::to_string(written) + " bytes, and the error names byte " +
+                (r.error_position == none ? std::string("(none)") : std::to_string(r.error_position)) +
+                ", which the stream must not have taken (" + r.error + ")");
+    }
+    const std::size_t common = std::min(r.bytes.size(), written);
+    if (s.stores &&
+        (r.bytes.size() > setup.stream_limit ||
+         !std::equal(r.model.begin(), r.model.begin() + static_cast<std::ptrdiff_t>(common), r.bytes.begin()))) {
+        RC_FAIL(bytes_report(at.describe() + ": the stream does not hold the beginning of the writes", r.model, r.bytes,
+                             no_document, format::cbor, {}));
+    }
+}
+
 void failing_stream_is_reported(const sut_entry& s) {
     const auto prog = *write_program_gen(false, false);
     run_setup setup = program_setup(prog, default_window);
@@ -455,15 +481,23 @@ void failing_stream_is_reported(const sut_entry& s) {
     if (total == 0) {
         return;  // a stream that takes nothing is never asked for a byte
     }
-    setup.stream_limit = *rc::gen::inRange<std::size_t>(0, total);
+    setup.stream_limit = (*number_gen("the stream fails at byte", rc::gen::inRange<std::size_t>(0, total))).n;
     const run_record r = s.program(prog, setup);
     const where at{s.name, none,
                    "a write program of " + std::to_string(total) + " bytes into a stream that fails at byte " +
                        std::to_string(setup.stream_limit)};
     if (r.how != outcome::sink_error) {
-        RC_FAIL(at.describe() + ": " + outcome_of(r) + " (a failing stream throws sink_error)");
+        RC_FAIL(at.describe() + ": " + outcome_of(r) + " (a failing stream throws sink_error" +
+                (s.buffers == 0 ? std::string(")")
+                 : s.finishes   ? std::string(", at a later write or at finish() at the latest)")
+                                : std::string(", at a later write; the traits declare no finish step, so a refusal of "
+                                                "the bytes it still keeps after the last write surfaces nowhere)")));
     }
     const std::size_t written = r.model.size();
+    if (s.buffers != 0) {
+        failure_surfaced_within_buffer(s, setup, r, at);
+        return;
+    }
     if (written > setup.stream_limit || r.writes.empty() || written + r.writes.back() <= setup.stream_limit) {
         RC_FAIL(at.describe() + ": the writes that returned hold " + std::to_string(written) +
                 " bytes; the one that threw asked for " + std::to_string(r.writes.empty() ? 0 : r.writes.back()));
@@ -483,16 +517,20 @@ void failing_stream_is_reported(const sut_entry& s) {
 void keeps_writing_after_a_move(const sut_entry& s) {
     const auto prog = *write_program_gen(false, true);
     move_plan plan;
-    plan.split = *rc::gen::inRange<std::size_t>(0, prog.ops.size() + 1);
-    plan.assign = s.move_assignable && *rc::gen::arbitrary<bool>();
-    plan.order = static_cast<move_plan::death>(*rc::gen::inRange(0, 3));
+    plan.split = (*number_gen("moved after op", rc::gen::inRange<std::size_t>(0, prog.ops.size() + 1))).n;
+    plan.assign = s.move_assignable && (*decision_gen("move-assigned, not move-constructed")).yes;
+    plan.order = static_cast<move_plan::death>(
+        (*number_gen("the moved-from sink dies (0 at once, 1 first, 2 last)", rc::gen::inRange<std::size_t>(0, 3))).n);
     if (plan.assign && !s.fixed_capacity) {  // a fixed buffer is sized for the program alone
-        plan.spare_bytes = *rc::gen::weightedOneOf<std::size_t>(
-            {{1, rc::gen::just<std::size_t>(0)}, {3, rc::gen::inRange<std::size_t>(1, 200)}});
+        plan.spare_bytes =
+            (*number_gen("the sink assigned over wrote bytes",
+                         rc::gen::weightedOneOf<std::size_t>(
+                             {{1, rc::gen::just<std::size_t>(0)}, {3, rc::gen::inRange<std::size_t>(1, 200)}})))
+                .n;
     }
     const std::size_t w = s.windowed ? (*window_gen()).bytes : default_window;
     run_setup setup = program_setup(prog, w);
-    if (s.appends && *rc::gen::arbitrary<bool>()) {
+    if (s.appends && (*decision_gen("the target holds bytes before the sink is made")).yes) {
         setup.existing = *existing_contents_gen();
     }
     static constexpr const char* deaths[] = {"destroyed at once", "destroyed first", "destroyed last"};
@@ -544,7 +582,7 @@ void follows_its_growth_rule(const sut_entry& s) {
     setup.max_chunk = bounds.cap;
     run_record r;
     std::string input;
-    if (*rc::gen::arbitrary<bool>()) {
+    if ((*decision_gen("a write program, not an encoding")).yes) {
         r = s.program(*write_program_gen(false, false), setup);
         input = "a write program";
     } else {

@@ -12,9 +12,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <unordered_map>
 #include <utility>
 
@@ -108,6 +110,13 @@ check_outcome check_property(const std::string& id, Fn&& fn, double weight, rc::
     return out;
 }
 
+/// The path of this program, for the replay line ("<test binary>" where it cannot be read).
+inline std::string this_program() {
+    std::error_code failed;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", failed);
+    return failed || self.empty() ? std::string("<test binary>") : self.string();
+}
+
 /// The body of a SINKCHECK_PROPERTY test: a failure fails the test with everything needed to
 /// replay it; a pass logs the case count and time.
 template <class Fn>
@@ -123,8 +132,8 @@ void expect_property(const std::string& id, Fn&& fn, double weight) {
         std::string filter = id;
         std::replace(filter.begin(), filter.end(), '/', '.');
         ADD_FAILURE() << id << " failed after " << out.passed << " passing cases (seed " << seed << ")\n"
-                      << out.report << "\nReplay this case with:\n  RC_PARAMS=\"" << out.reproduce
-                      << "\" <test binary> --gtest_filter=" << filter << "\n";
+                      << out.report << "\nReplay this case with:\n  RC_PARAMS=\"" << out.reproduce << "\" "
+                      << this_program() << " --gtest_filter=" << filter << "\n";
         return;
     }
     std::cout << id << ": " << out.passed << " cases passed in " << out.seconds << " s (seed " << seed << ")\n"

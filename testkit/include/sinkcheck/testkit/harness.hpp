@@ -399,6 +399,8 @@ run_record drive(const run_setup& setup, Body&& body) {
                                                probes{traits::ahead(sink, t), traits::room(sink, t),
                                                       traits::consistency(sink, t), log.get(), &growth});
                 body(rec);
+                const armed_scope on;
+                traits::finish(sink, t);  // a buffered sink hands over what it keeps
             } catch (...) {
                 r.position = armed.position();
                 traits::capture(sink, t);
@@ -557,6 +559,8 @@ moved_record drive_moved(const run_setup& setup, const write_program& prog, cons
                     from.reset();
                 }
                 play(rest, rec, size);
+                const armed_scope on;
+                traits::finish(*owner, held.t);
             } catch (...) {
                 r.position = to.current->position();
                 traits::capture(*to.current, held.t);
@@ -594,6 +598,10 @@ struct sut_entry {
     bool move_assignable = false;
     /// the sink promises to allocate (traits `allocates`): a fault property that saw no allocation fails
     bool allocates = false;
+    /// written bytes the sink may keep before they reach its stream (traits `buffers`)
+    std::size_t buffers = 0;
+    /// the sink has a step after its last write (traits `finish`)
+    bool finishes = false;
     /// the growth rule's description; "" when the sink declares none
     std::string growth;
     /// the allocation sizes its growth rule expects for these write lengths
@@ -617,6 +625,8 @@ sut_entry entry() {
     e.appends = traits::appends;
     e.streams = traits::streams;
     e.allocates = traits::allocates;
+    e.buffers = traits::buffers;
+    e.finishes = traits::finishes;
     e.move_constructible = traits::move_constructible;
     e.move_assignable = traits::move_constructible && traits::move_assignable;
     e.growth = std::string(traits::growth_description());

@@ -85,6 +85,28 @@ struct sink_choice {
     std::string name;
 };
 
+/// A yes or no a property draws, shown with what it decides ("a write program, not an encoding:
+/// yes"), not as "bool: false".
+struct decision {
+    bool yes;
+    const char* what;
+};
+
+inline rc::Gen<decision> decision_gen(const char* what) {
+    return rc::gen::map(rc::gen::arbitrary<bool>(), [what](bool b) { return decision{b, what}; });
+}
+
+/// A number a property draws, shown with what it is ("the stream fails at byte: 12"), not as
+/// "unsigned long: 12".
+struct drawn_number {
+    std::size_t n;
+    const char* what;
+};
+
+inline rc::Gen<drawn_number> number_gen(const char* what, rc::Gen<std::size_t> g) {
+    return rc::gen::map(std::move(g), [what](std::size_t n) { return drawn_number{n, what}; });
+}
+
 inline rc::Gen<format> format_gen() {
     return one_of_values(std::vector<format>(all_formats.begin(), all_formats.end()));
 }
@@ -127,6 +149,8 @@ inline void showValue(shape s, std::ostream& os) {
 inline void showValue(const window_choice& w, std::ostream& os) { os << window_name(w.bytes); }
 inline void showValue(const chunk_bounds& c, std::ostream& os) { os << "first " << c.first << ", cap " << c.cap; }
 inline void showValue(const sink_choice& s, std::ostream& os) { os << s.name; }
+inline void showValue(const decision& d, std::ostream& os) { os << d.what << ": " << (d.yes ? "yes" : "no"); }
+inline void showValue(const drawn_number& d, std::ostream& os) { os << d.what << ": " << d.n; }
 
 /// BSON writes only objects: any other value is put under one key (so the sinks see it anyway).
 template <class Json>
@@ -316,5 +340,13 @@ struct ShowType<sinkcheck::testkit::chunk_bounds> {
 template <>
 struct ShowType<sinkcheck::testkit::sink_choice> {
     static void showType(std::ostream& os) { os << "sink"; }
+};
+template <>
+struct ShowType<sinkcheck::testkit::decision> {
+    static void showType(std::ostream& os) { os << "decision"; }
+};
+template <>
+struct ShowType<sinkcheck::testkit::drawn_number> {
+    static void showType(std::ostream& os) { os << "number"; }
 };
 }  // namespace rc

@@ -69,7 +69,12 @@ void empty_writes_change_nothing(const sut_entry& s);
 /// Any sink over a stream its target can make fail (traits `streams`): when the stream refuses a
 /// byte, the write that reached it throws sink_error naming the first byte not written (the
 /// bytes of the writes that returned), position() counts only those, and the stream holds them
-/// (and possibly part of the failing write, never more than it took).
+/// (and possibly part of the failing write, never more than it took). A sink that keeps up to
+/// `buffers` bytes before they reach its stream (traits `buffers`, with a `finish` step) may
+/// report the failure at a later write or at finish(), but never silently, and never after its
+/// writes went more than `buffers` bytes past the refused byte; position() counts the writes that
+/// returned, the error names a byte the stream did not take, and the stream holds the beginning
+/// of the writes and nothing past the byte it refused.
 void failing_stream_is_reported(const sut_entry& s);
 
 /// Any movable sink: moved part way through a write program (move-constructed, or move-assigned

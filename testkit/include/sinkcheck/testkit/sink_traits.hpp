@@ -30,8 +30,14 @@
 // from, for a sink that promises something of that state; the C++ default is "valid but
 // unspecified", so without one nothing is asked); `allocates` (the sink's target allocates,
 // through the tracing allocator or operator new: TrimsToWrittenBytesWhenWritesThrow fails when it
-// saw no allocation to fail, instead of only saying so). A sink is seekable when the object make() returns has seek(pos), movable
-// when it is move-constructible (the move properties run on it).
+// saw no allocation to fail, instead of only saying so); `finish(sink&, target&)` (the step after
+// the last write that hands over what the sink keeps, such as a flush: the kit calls it once the
+// writes of a run have returned, and a failure it finds is thrown from it as sink_error);
+// `buffers` (a streaming sink keeps up to this many written bytes before they reach its stream,
+// so a failure of the stream may surface at a later write, or at finish(), instead of at the write
+// that met it; 0, the default, promises the write that met it throws). A sink is seekable when the
+// object make() returns has seek(pos), movable when it is move-constructible (the move properties
+// run on it).
 #pragma once
 
 #include <algorithm>
@@ -201,6 +207,11 @@ SINKCHECK_TESTKIT_FLAG(allocates, false)
 #undef SINKCHECK_TESTKIT_FLAG
 
 template <class T, class = void>
+struct buffered_bytes : std::integral_constant<std::size_t, 0> {};
+template <class T>
+struct buffered_bytes<T, std::void_t<decltype(T::buffers)>> : std::integral_constant<std::size_t, T::buffers> {};
+
+template <class T, class = void>
 struct growth_of {
     using type = void;
 };
@@ -230,6 +241,12 @@ struct has_capture : std::false_type {};
 template <class T, class Sink>
 struct has_capture<T, Sink,
                    std::void_t<decltype(T::capture(std::declval<Sink&>(), std::declval<typename T::target&>()))>>
+    : std::true_type {};
+
+template <class T, class Sink, class = void>
+struct has_finish : std::false_type {};
+template <class T, class Sink>
+struct has_finish<T, Sink, std::void_t<decltype(T::finish(std::declval<Sink&>(), std::declval<typename T::target&>()))>>
     : std::true_type {};
 
 template <class T, class Sink, class = void>
@@ -273,6 +290,7 @@ struct sink_traits {
     static constexpr bool appends = detail::flag_appends<T>::value;
     static constexpr bool streams = detail::flag_streams<T>::value;
     static constexpr bool allocates = detail::flag_allocates<T>::value;
+    static constexpr std::size_t buffers = detail::buffered_bytes<T>::value;
     static constexpr bool has_growth_rule = !std::is_void_v<growth>;
     static constexpr bool reports_chunks = detail::has_chunks<target_type>::value;
 
@@ -324,6 +342,18 @@ struct sink_traits {
     static void capture(sink_type& sink, target_type& t) {
         if constexpr (detail::has_capture<T, sink_type>::value) {
             T::capture(sink, t);
+        } else {
+            (void)sink;
+            (void)t;
+        }
+    }
+
+    static constexpr bool finishes = detail::has_finish<T, sink_type>::value;
+
+    /// The step after the last write (traits `finish`); nothing without one.
+    static void finish(sink_type& sink, target_type& t) {
+        if constexpr (finishes) {
+            T::finish(sink, t);
         } else {
             (void)sink;
             (void)t;

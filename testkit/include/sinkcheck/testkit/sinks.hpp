@@ -246,7 +246,9 @@ struct chunked_sink_traits : owning, hands_over_its_cursor {
 };
 
 /// A stream buffer that keeps what it is given and refuses every byte past `limit` (a full
-/// device): the stream then sets badbit, as a real one does.
+/// device): the stream then sets badbit, as a real one does. It stands for a device, so what it
+/// allocates to keep the bytes is the kit's, never counted or failed as the sink's (a sink that
+/// flushes into it from its destructor does not allocate there, as with a file).
 class limited_streambuf : public std::streambuf {
 public:
     explicit limited_streambuf(std::size_t limit) : limit_(limit) {}
@@ -260,12 +262,14 @@ protected:
         if (bytes_.size() >= limit_) {
             return traits_type::eof();
         }
+        const kit_section own;
         bytes_ += traits_type::to_char_type(c);
         return c;
     }
     std::streamsize xsputn(const char* p, std::streamsize n) override {
         const std::size_t room = limit_ - std::min(limit_, bytes_.size());
         const std::size_t take = std::min(room, static_cast<std::size_t>(n));
+        const kit_section own;
         bytes_.append(p, take);
         return static_cast<std::streamsize>(take);
     }
