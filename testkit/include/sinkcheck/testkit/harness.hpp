@@ -594,6 +594,8 @@ struct sut_entry {
     bool appends = false;
     /// the target's stream fails at run_setup::stream_limit bytes
     bool streams = false;
+    /// the target reports its chunks (run_setup's first_chunk and max_chunk mean something)
+    bool chunked = false;
     bool move_constructible = false;
     bool move_assignable = false;
     /// the sink promises to allocate (traits `allocates`): a fault property that saw no allocation fails
@@ -624,6 +626,7 @@ sut_entry entry() {
     e.fixed_capacity = traits::fixed_capacity;
     e.appends = traits::appends;
     e.streams = traits::streams;
+    e.chunked = traits::reports_chunks;
     e.allocates = traits::allocates;
     e.buffers = traits::buffers;
     e.finishes = traits::finishes;

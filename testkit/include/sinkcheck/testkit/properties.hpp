@@ -247,7 +247,10 @@ inline void require_sound(const run_record& r, const where& w, bool stores, bool
     }
     if (!seeks && r.position != r.model.size()) {
         RC_FAIL(w.describe() + " after " + outcome_of(r) + ": position() is " + std::to_string(r.position) +
-                " after writes of " + std::to_string(r.model.size()) + " bytes");
+                " after writes of " + std::to_string(r.model.size()) + " bytes (" + std::to_string(r.writes.size()) +
+                " write calls" +
+                (r.writes.empty() ? std::string() : ", the last of " + std::to_string(r.writes.back()) + " bytes") +
+                ")");
     }
     if (!r.leaks.empty()) {
         RC_FAIL(w.describe() + " after " + outcome_of(r) + " leaked:\n" + r.leaks);
