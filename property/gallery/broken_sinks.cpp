@@ -151,6 +151,9 @@ const char* const ruleless_vector_mutant<container_bug::grows_on_exact_fill>::na
 template <>
 const char* const vector_mutant<container_bug::growth_drops_existing>::name = "vector/growth-drops-existing";
 template <>
+const char* const vector_mutant<container_bug::position_updated_after_read>::name =
+    "vector/position-updated-after-read";
+template <>
 const char* const vector_mutant<container_bug::growth_ahead_from_previous_call>::name =
     "vector/growth-ahead-from-previous-call";
 template <>
@@ -292,6 +295,9 @@ const std::vector<gallery_entry>& all_broken_sinks() {
                 "a growth copies only what the sink wrote into the new allocation: the vector's earlier bytes come out "
                 "as zeros",
                 vector_properties)),
+        make(entry<vector_mutant<container_bug::position_updated_after_read>>(), "000",
+             "position() brings its cache up to date only after it is read: one call behind, right at the end",
+             {"WriteProgramsMatchAByteArray", "KeepsWritingAfterAMove"}),
         caught_by("EmptyWritesChangeNothing",
                   make(entry<vector_mutant<container_bug::growth_ahead_from_previous_call>>(), "000",
                        "a growth event measures the bytes made writable from where the previous write call started",

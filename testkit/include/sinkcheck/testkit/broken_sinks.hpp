@@ -10,7 +10,7 @@
 // untrimmed, a growth event with the wrong length, chunk sizes
 // reported wrong, chunks freed with the wrong size, a stream error one byte off, growth on a
 // write that exactly fills the capacity, a growth that zeroes the caller's earlier bytes, a
-// growth measured from the previous write call). The switch set to `none`
+// growth measured from the previous write call, a position() that is one call behind). The switch set to `none`
 // is the control: the same code unbroken, which must pass every property (so a mutant caught is
 // caught for its mistake, not for a difference between this code and the reference sinks).
 #pragma once
@@ -25,6 +25,7 @@
 #include <ostream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "sinkcheck/error.hpp"
@@ -84,6 +85,9 @@ enum class container_bug {
     /// a growth event measures the bytes made writable from where the previous write call
     /// started, not from this one's cursor (what it does to the container is right)
     growth_ahead_from_previous_call,
+    /// position() is cached, and the cache is brought up to date only after it is read: each call
+    /// returns what the previous one should have (right again once nothing is written in between)
+    position_updated_after_read,
 };
 
 /// A caller's vector or string, grown through a zero-fill window, trimmed when the sink goes.
@@ -101,7 +105,8 @@ public:
           bug_(other.bug_),
           observer_(other.observer_),
           lag_(other.lag_),
-          previous_call_at_(other.previous_call_at_) {
+          previous_call_at_(other.previous_call_at_),
+          read_(other.read_) {
         if (bug_ != container_bug::moved_from_trims) {
             other.c_ = nullptr;
         }
@@ -123,6 +128,7 @@ public:
             observer_ = other.observer_;
             lag_ = other.lag_;
             previous_call_at_ = other.previous_call_at_;
+            read_ = other.read_;
             if (bug_ != container_bug::moved_from_trims) {
                 other.c_ = nullptr;
             }
@@ -148,6 +154,11 @@ public:
     }
 
     std::size_t position() const noexcept {
+        if (bug_ == container_bug::position_updated_after_read) {
+            const std::size_t cached = read_;
+            read_ = pos_;
+            return cached - base_;
+        }
         return (bug_ == container_bug::reports_resized_size ? c_->size() : pos_ - lag_) - base_;
     }
 
@@ -258,6 +269,7 @@ private:
     growth_observer* observer_;
     std::size_t lag_ = 0;
     std::size_t previous_call_at_ = pos_;
+    mutable std::size_t read_ = pos_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -283,7 +295,7 @@ public:
     broken_chunked_sink(std::size_t first, std::size_t cap, chunk_bug bug, const Alloc& alloc)
         : alloc_(alloc), next_(first), cap_(cap), bug_(bug) {}
     broken_chunked_sink(broken_chunked_sink&& other) noexcept
-        : alloc_(other.alloc_),
+        : alloc_(std::move(other.alloc_)),
           chunks_(std::move(other.chunks_)),
           next_(other.next_),
           cap_(other.cap_),
