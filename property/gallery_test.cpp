@@ -6,10 +6,12 @@
 // it caught the mistake, after how many cases, the shrunk counterexample and the RC_PARAMS line
 // that replays it. The controls (the same code unbroken) must pass every property instead.
 #include <cstddef>
+#include <cstdint>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "sinkcheck/testkit/broken_sinks.hpp"
 #include "sinkcheck/testkit/check.hpp"
@@ -79,6 +81,7 @@ TEST_P(Gallery, EveryBrokenSinkIsCaught) {
     std::cout << g.sut.name << " (seed " << g.seed << "): " << g.regression << "\n";
     rc::detail::TestListenerAdapter quiet;
     std::size_t caught = 0;
+    bool caught_by_its_property = false;
     for (const std::string& name : g.properties) {
         // not a structured binding: C++17 lambdas cannot capture one (clang refuses)
         const property_fn fn = property_table().at(name).first;
@@ -89,6 +92,7 @@ TEST_P(Gallery, EveryBrokenSinkIsCaught) {
             id, [&] { fn(sut); }, weight, quiet);
         if (out.failed && !out.gave_up) {
             ++caught;
+            caught_by_its_property = caught_by_its_property || name == g.caught_by;
             std::cout << "  CAUGHT by " << name << " at case " << out.passed + 1 << " (" << std::fixed
                       << std::setprecision(2) << out.seconds << " s)\n"
                       << "    shrunk counterexample:\n"
@@ -110,6 +114,10 @@ TEST_P(Gallery, EveryBrokenSinkIsCaught) {
     if (!g.control) {
         EXPECT_GT(caught, 0U) << g.sut.name << " (" << g.regression << ") was caught by no property";
     }
+    if (!g.caught_by.empty()) {
+        EXPECT_TRUE(caught_by_its_property) << g.sut.name << " (" << g.regression << ") was not caught by "
+                                            << g.caught_by << ", the property whose check it breaks";
+    }
 }
 
 std::string test_name(const ::testing::TestParamInfo<std::size_t>& info) {
@@ -129,6 +137,112 @@ std::string test_name(const ::testing::TestParamInfo<std::size_t>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BrokenSinks, Gallery, ::testing::Range<std::size_t>(0, all_broken_sinks().size()), test_name);
+
+/// A sink that keeps every promise and tells the test which write its run was set to fail at:
+/// the probe that shows what TrimToWrittenBytesWhenWritesThrow asks of a sink.
+struct fault_probe {
+    struct run {
+        std::size_t write_fault;
+        std::size_t writes_seen = 0;
+    };
+    static std::vector<run>& runs() {
+        static std::vector<run> v;
+        return v;
+    }
+    class sink {
+    public:
+        explicit sink(std::vector<std::uint8_t>& bytes) : bytes_(&bytes) {}
+        void write(std::uint8_t b) { write(&b, 1); }
+        void write(const std::uint8_t* p, std::size_t n) {
+            ++runs().back().writes_seen;
+            bytes_->insert(bytes_->end(), p, p + n);
+        }
+        std::size_t position() const noexcept { return bytes_->size(); }
+
+    private:
+        std::vector<std::uint8_t>* bytes_;
+    };
+
+    static constexpr const char* name = "fault probe";
+    struct target {
+        std::vector<std::uint8_t> bytes;
+    };
+    static sink make(target& t, const run_setup& s, growth_observer*) {
+        runs().push_back({s.write_fault});
+        return sink(t.bytes);
+    }
+    static std::vector<std::uint8_t> contents(target& t) { return t.bytes; }
+};
+
+// After a run without a fault that made n writes, the property reruns the document with a throw
+// at write 1, 2, ... n: every write call, the last one included (a fault before the sink sees the
+// write, so the faulted run at write k reaches the sink k - 1 times).
+TEST(GalleryFaults, TheFaultPropertyThrowsAtEveryWriteCallTheLastIncluded) {
+    const sut_entry probe = entry<fault_probe>();
+    fault_probe::runs().clear();
+    rc::detail::TestListenerAdapter quiet;
+    const check_outcome out = check_property(
+        "GalleryFaults/fault-probe", [&] { trims_to_written_bytes_when_writes_throw({probe}); }, 0.3, quiet);
+    ASSERT_FALSE(out.failed) << out.report;
+    const std::vector<fault_probe::run>& runs = fault_probe::runs();
+    ASSERT_FALSE(runs.empty());
+    std::size_t i = 0;
+    while (i < runs.size()) {
+        ASSERT_EQ(runs[i].write_fault, 0U) << "run " << i << ": a faulted run without the full run before it";
+        const std::size_t writes = runs[i].writes_seen;
+        ++i;
+        for (std::size_t k = 1; k <= writes; ++k, ++i) {
+            ASSERT_LT(i, runs.size()) << "the property stopped before the throw at write " << k << " of " << writes;
+            ASSERT_EQ(runs[i].write_fault, k) << "run " << i << ", after a full run of " << writes << " writes";
+            EXPECT_EQ(runs[i].writes_seen, k - 1) << "run " << i << " reached the sink past its fault";
+        }
+    }
+}
+
+// "A write that fits in the room allocates nothing" (the check after every write) includes the
+// write that fills the room exactly: the 64th of 64 one-byte writes fills the vector's first
+// 64-byte allocation, and the broken vector grows there.
+TEST(GalleryRoom, AWriteThatExactlyFillsTheRoomMayNotAllocate) {
+    write_program prog;
+    for (std::size_t i = 0; i < 64; ++i) {
+        write_op op;
+        op.what = write_op::kind::byte;
+        op.salt = static_cast<std::uint8_t>(i);
+        prog.ops.push_back(op);
+    }
+    run_setup setup;
+    setup.window = 1;
+    EXPECT_EQ(vector_growing_on_exact_fill(true).program(prog, setup).invariant, "");
+    const std::string broken = vector_growing_on_exact_fill(false).program(prog, setup).invariant;
+    EXPECT_NE(broken.find("after write call #64 (1 byte): the write fitted in the 1 bytes of room"), std::string::npos)
+        << "the check after every write reports: \"" << broken << "\"";
+}
+
+/// Thirty writes of three bytes through a window of 7: the first growth, at byte 0, is where a
+/// window one byte long shows.
+fuzz_program three_byte_writes() {
+    fuzz_program p;
+    p.setup.window = 7;
+    for (std::size_t i = 0; i < 30; ++i) {
+        write_op op;
+        op.what = write_op::kind::block;
+        op.length = 3;
+        op.salt = static_cast<std::uint8_t>(i);
+        p.prog.ops.push_back(op);
+        p.bytes += op.length;
+    }
+    p.setup.span_capacity = p.bytes;
+    return p;
+}
+
+// The sink fuzzer's checks have teeth too: the control runs the program through them and returns,
+// the vector whose window is a byte too long stops the process at its zero-fill check.
+TEST(GallerySinkFuzzer, TheControlPasses) { fuzz_window_one_long(three_byte_writes(), true); }
+
+TEST(GallerySinkFuzzerDeathTest, CatchesAGrowthOneBytePastTheWindow) {
+    EXPECT_DEATH(fuzz_window_one_long(three_byte_writes(), false),
+                 "a growth at byte 0 for a write of 3 made 8 bytes writable with window 7");
+}
 
 }  // namespace
 }  // namespace sinkcheck::testkit::gallery

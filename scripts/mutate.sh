@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # mutate.sh — mutation testing: each mutant of a list (a realistic slip in reference/, in the
-# conformance runner or in the test kit's value builder, written as one exact replacement) is
+# conformance runner or the test kit's value builder, or in the kit's own checks, written as one
+# exact replacement) is
 # applied in turn to a scratch copy of this checkout (OUT/tree, never the checkout itself); the
 # scratch copy is rebuilt with g++ -O1 (preset mutate, ccache, so only what the change touches
 # recompiles) and the mutant's test layers run against it:
@@ -20,7 +21,9 @@
 #   --out DIR       scratch copy, logs and report (default build/mutation for
 #                   scripts/mutants.txt, build/mutation-NAME for scripts/mutants-NAME.txt)
 #   --mutants FILE  the list (default scripts/mutants.txt; the runner and value builder's are in
-#                   scripts/mutants-conform.txt; the format is in scripts/lib/mutate.py)
+#                   scripts/mutants-conform.txt, the kit's own checks' (properties, harness,
+#                   instrumentation, growth rules, sink fuzzer; layer kit runs the gallery) in
+#                   scripts/mutants-kit.txt; the format is in scripts/lib/mutate.py)
 #   --every-layer   run all of a mutant's layers on it (a score for each layer on its own)
 #   --check         only validate the list: every mutant applies exactly once
 #   ID...           only these mutants
@@ -38,7 +41,7 @@ while [ $# -gt 0 ]; do
     --out) out=${2:?--out needs a directory}; shift 2 ;;
     --mutants) mutants=${2:?--mutants needs a file}; shift 2 ;;
     --every-layer | --check) extra+=("$1"); shift ;;
-    -h | --help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "mutate: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) ids+=("$1"); shift ;;
   esac

@@ -138,6 +138,28 @@ template <>
 const char* const seekable_mutant<seek_bug::none>::name = "seekable_memory (control)";
 template <>
 const char* const seekable_mutant<seek_bug::fast_path_forgets_seek>::name = "seekable_memory/fast-path-forgets-seek";
+template <>
+const char* const vector_mutant<container_bug::window_one_long>::name = "vector/window-one-long";
+template <>
+const char* const ostream_mutant<stream_bug::error_position_one_based>::name = "ostream/error-position-one-based";
+template <>
+const char* const vector_mutant<container_bug::move_assign_no_trim>::name = "vector/move-assign-no-trim";
+template <>
+const char* const vector_mutant<container_bug::growth_reports_needed>::name = "vector/growth-reports-needed";
+template <>
+const char* const ruleless_vector_mutant<container_bug::grows_on_exact_fill>::name = "vector/grows-on-exact-fill";
+template <>
+const char* const vector_mutant<container_bug::growth_drops_existing>::name = "vector/growth-drops-existing";
+template <>
+const char* const vector_mutant<container_bug::position_updated_after_read>::name =
+    "vector/position-updated-after-read";
+template <>
+const char* const vector_mutant<container_bug::growth_ahead_from_previous_call>::name =
+    "vector/growth-ahead-from-previous-call";
+template <>
+const char* const chunked_mutant<chunk_bug::reports_used_as_capacity>::name = "chunked/reports-used-as-capacity";
+template <>
+const char* const chunked_mutant<chunk_bug::frees_used_bytes>::name = "chunked/frees-used-bytes";
 
 const std::vector<std::string> vector_properties = {"AllSinksWriteIdenticalBytes",  "TrimToWrittenBytesWhenWritesThrow",
                                                     "CapacityGrowthIgnoresWindow",  "ZeroFillStaysWithinWindow",
@@ -160,10 +182,29 @@ const std::vector<std::string> seekable_properties = {
 
 gallery_entry make(sut_entry sut, std::string seed, std::string regression, const std::vector<std::string>& properties,
                    bool control = false) {
-    return {std::move(sut), std::move(seed), std::move(regression), properties, control};
+    return {std::move(sut), std::move(seed), std::move(regression), properties, control, ""};
+}
+
+/// g, whose mistake the property named must catch (others may too).
+gallery_entry caught_by(std::string property, gallery_entry g) {
+    g.caught_by = std::move(property);
+    return g;
 }
 
 }  // namespace
+
+sut_entry vector_growing_on_exact_fill(bool control) {
+    return control ? entry<ruleless_vector_mutant<container_bug::none>>()
+                   : entry<ruleless_vector_mutant<container_bug::grows_on_exact_fill>>();
+}
+
+void fuzz_window_one_long(const fuzz_program& p, bool control) {
+    if (control) {
+        fuzz_one_sink<vector_mutant<container_bug::none>>(p, 1);
+    } else {
+        fuzz_one_sink<vector_mutant<container_bug::window_one_long>>(p, 1);
+    }
+}
 
 const std::vector<gallery_entry>& all_broken_sinks() {
     static const std::vector<gallery_entry> v = {
@@ -175,34 +216,47 @@ const std::vector<gallery_entry>& all_broken_sinks() {
              "a write split at the window edge restarts one byte early", vector_properties),
         make(entry<vector_mutant<container_bug::stops_doubling>>(), "000", "growth drops to 1.5x from 4 KiB on",
              vector_properties),
-        make(entry<vector_mutant<container_bug::window_ignored>>(), "000",
-             "the whole new capacity is zero-filled whatever the window", vector_properties),
+        caught_by("ZeroFillStaysWithinWindow",
+                  make(entry<vector_mutant<container_bug::window_ignored>>(), "000",
+                       "the whole new capacity is zero-filled whatever the window", vector_properties)),
         make(entry<vector_mutant<container_bug::reports_resized_size>>(), "000",
              "the legacy sink reports the resized size as its position",
              {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow", "CapacityGrowthIgnoresWindow"}),
-        make(entry<vector_mutant<container_bug::trim_ignores_existing>>(), "000",
-             "the destructor trims to position() and drops the tail of what the vector held before", vector_properties),
-        make(entry<string_mutant<container_bug::trim_ignores_existing>>(), "002",
-             "the destructor trims to position() and drops the tail of what the string held before", string_properties),
-        make(entry<span_mutant<span_bug::limit_one_past_end>>(), "-",
-             "the limit is one byte past the buffer: an overrun by exactly one byte is stored, not refused",
-             span_properties),
-        make(entry<vector_mutant<container_bug::fast_path_strict>>(), "000",
-             "a write that exactly fills the zero-filled room takes the growth path (n < room for n <= room): an "
-             "empty write there zero-fills another window",
-             vector_properties),
-        make(entry<ostream_mutant<stream_bug::advances_before_check>>(), "-",
-             "position() advances before the stream's state is checked: it counts the bytes the stream refused",
-             ostream_properties),
-        make(entry<string_mutant<container_bug::doubles_out_of_short_buffer>>(), "002",
-             "leaving the short buffer still allocates twice its capacity", string_properties),
+        caught_by("AppendsAfterExistingContents",
+                  make(entry<vector_mutant<container_bug::trim_ignores_existing>>(), "000",
+                       "the destructor trims to position() and drops the tail of what the vector held before",
+                       vector_properties)),
+        caught_by("AppendsAfterExistingContents",
+                  make(entry<string_mutant<container_bug::trim_ignores_existing>>(), "002",
+                       "the destructor trims to position() and drops the tail of what the string held before",
+                       string_properties)),
+        caught_by("FixedCapacityEdges",
+                  make(entry<span_mutant<span_bug::limit_one_past_end>>(), "-",
+                       "the limit is one byte past the buffer: an overrun by exactly one byte is stored, not refused",
+                       span_properties)),
+        caught_by(
+            "EmptyWritesChangeNothing",
+            make(entry<vector_mutant<container_bug::fast_path_strict>>(), "000",
+                 "a write that exactly fills the zero-filled room takes the growth path (n < room for n <= room): an "
+                 "empty write there zero-fills another window",
+                 vector_properties)),
+        caught_by(
+            "FailingStreamIsReported",
+            make(entry<ostream_mutant<stream_bug::advances_before_check>>(), "-",
+                 "position() advances before the stream's state is checked: it counts the bytes the stream refused",
+                 ostream_properties)),
+        caught_by("LeavesShortBufferWithExactAllocation",
+                  make(entry<string_mutant<container_bug::doubles_out_of_short_buffer>>(), "002",
+                       "leaving the short buffer still allocates twice its capacity", string_properties)),
         make(entry<chunked_mutant<chunk_bug::cap_ignored>>(), "003", "chunk sizes keep doubling past the cap",
              chunked_properties),
         make(entry<chunked_mutant<chunk_bug::drops_partial_chunk>>(), "003",
              "the final flush drops the chunk that is not full", chunked_properties),
-        make(entry<chunked_mutant<chunk_bug::cap_compared_strictly>>(), "003",
-             "next < cap / 2 for <=: an odd cap is reached a doubling early (first 1, cap 3: 1 3 3 for 1 2 3)",
-             chunked_properties),
+        caught_by(
+            "ChunksDoubleUpToTheCap",
+            make(entry<chunked_mutant<chunk_bug::cap_compared_strictly>>(), "003",
+                 "next < cap / 2 for <=: an odd cap is reached a doubling early (first 1, cap 3: 1 3 3 for 1 2 3)",
+                 chunked_properties)),
         make(entry<seekable_mutant<seek_bug::fast_path_forgets_seek>>(), "004",
              "the append fast path is not left when seek() moves the cursor", seekable_properties),
         make(entry<seekable_mutant<seek_bug::library_growth>>(), "004",
@@ -213,10 +267,45 @@ const std::vector<gallery_entry>& all_broken_sinks() {
         make(entry<vector_mutant<container_bug::position_lags_growth>>(), "000",
              "position() lags by the write that grew until the next fast-path write",
              {"WriteProgramsMatchAByteArray", "KeepsWritingAfterAMove"}),
-        make(entry<ruleless_vector_mutant<container_bug::reallocates_within_capacity>>(), "000",
-             "a write that needs no more capacity, only a new window, copies the vector into a new allocation "
-             "(traits declare no growth rule)",
-             per_write_properties),
+        caught_by(
+            "WriteProgramsMatchAByteArray",
+            make(entry<ruleless_vector_mutant<container_bug::reallocates_within_capacity>>(), "000",
+                 "a write that needs no more capacity, only a new window, copies the vector into a new allocation "
+                 "(traits declare no growth rule)",
+                 per_write_properties)),
+        caught_by("ZeroFillStaysWithinWindow", make(entry<vector_mutant<container_bug::window_one_long>>(), "000",
+                                                    "a growth zero-fills one byte past the window", vector_properties)),
+        caught_by("KeepsWritingAfterAMove",
+                  make(entry<vector_mutant<container_bug::move_assign_no_trim>>(), "000",
+                       "move assignment leaves the container it gives up untrimmed, its zero-filled window still there",
+                       vector_properties)),
+        make(entry<vector_mutant<container_bug::growth_reports_needed>>(), "000",
+             "a growth event names the bytes needed in all (position + n) as the write's length", vector_properties),
+        caught_by(
+            "ChunksDoubleUpToTheCap",
+            make(entry<chunked_mutant<chunk_bug::reports_used_as_capacity>>(), "003",
+                 "the chunk sizes reported are the bytes each chunk holds, not its capacity", chunked_properties)),
+        make(entry<chunked_mutant<chunk_bug::frees_used_bytes>>(), "003",
+             "the destructor frees each chunk by the bytes it holds, not the size it was allocated with",
+             chunked_properties),
+        caught_by(
+            "AppendsAfterExistingContents",
+            make(
+                entry<vector_mutant<container_bug::growth_drops_existing>>(), "000",
+                "a growth copies only what the sink wrote into the new allocation: the vector's earlier bytes come out "
+                "as zeros",
+                vector_properties)),
+        make(entry<vector_mutant<container_bug::position_updated_after_read>>(), "000",
+             "position() brings its cache up to date only after it is read: one call behind, right at the end",
+             {"WriteProgramsMatchAByteArray", "KeepsWritingAfterAMove"}),
+        caught_by("EmptyWritesChangeNothing",
+                  make(entry<vector_mutant<container_bug::growth_ahead_from_previous_call>>(), "000",
+                       "a growth event measures the bytes made writable from where the previous write call started",
+                       vector_properties)),
+        caught_by("FailingStreamIsReported",
+                  make(entry<ostream_mutant<stream_bug::error_position_one_based>>(), "-",
+                       "the sink error names the failed byte counting from 1, one past the bytes written",
+                       ostream_properties)),
         make(entry<vector_mutant<container_bug::none>>(), "000", "none (control)", vector_properties, true),
         make(entry<ruleless_vector_mutant<container_bug::none>>(), "000", "none (control)", per_write_properties, true),
         make(entry<string_mutant<container_bug::none>>(), "002", "none (control)", string_properties, true),

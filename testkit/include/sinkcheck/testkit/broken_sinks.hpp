@@ -5,7 +5,12 @@
 // with a switch that plants one mistake a change like the seed's could make: a trim skipped while unwinding, a trim to the capacity,
 // a byte doubled at a window edge, growth that stops doubling, a legacy sink that reports its
 // resized size, a chunk cap ignored, a partial chunk dropped, a string that still doubles out of
-// its short buffer, a seekable writer whose fast path forgets a seek. The switch set to `none`
+// its short buffer, a seekable writer whose fast path forgets a seek, and slips that only one
+// check of the kit sees (a window one byte long, a move assignment that leaves its old target
+// untrimmed, a growth event with the wrong length, chunk sizes
+// reported wrong, chunks freed with the wrong size, a stream error one byte off, growth on a
+// write that exactly fills the capacity, a growth that zeroes the caller's earlier bytes, a
+// growth measured from the previous write call, a position() that is one call behind). The switch set to `none`
 // is the control: the same code unbroken, which must pass every property (so a mutant caught is
 // caught for its mistake, not for a difference between this code and the reference sinks).
 #pragma once
@@ -20,12 +25,14 @@
 #include <ostream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "sinkcheck/error.hpp"
 #include "sinkcheck/sink/growth_observer.hpp"
 
 #include "sinkcheck/testkit/harness.hpp"
+#include "sinkcheck/testkit/sink_fuzzer.hpp"
 #include "sinkcheck/testkit/sinks.hpp"
 
 namespace sinkcheck::testkit::gallery {
@@ -63,6 +70,24 @@ enum class container_bug {
     /// when the window is used up but the capacity holds the write, the container is copied into
     /// a new one of the same capacity instead of being resized within it
     reallocates_within_capacity,
+    /// a growth zero-fills one byte more than the window (the reference's window-one-long slip)
+    window_one_long,
+    /// move assignment takes the other sink's container without trimming its own first: the
+    /// container assigned away from keeps its zero-filled window
+    move_assign_no_trim,
+    /// the growth event names the bytes needed in all (position + n) for the write's length
+    growth_reports_needed,
+    /// "needed < capacity" for "<=": a write that exactly fills the capacity grows it
+    grows_on_exact_fill,
+    /// a growth copies into the new allocation only what the sink wrote: the caller's earlier
+    /// bytes come out as zeros (the length stays right)
+    growth_drops_existing,
+    /// a growth event measures the bytes made writable from where the previous write call
+    /// started, not from this one's cursor (what it does to the container is right)
+    growth_ahead_from_previous_call,
+    /// position() is cached, and the cache is brought up to date only after it is read: each call
+    /// returns what the previous one should have (right again once nothing is written in between)
+    position_updated_after_read,
 };
 
 /// A caller's vector or string, grown through a zero-fill window, trimmed when the sink goes.
@@ -79,16 +104,68 @@ public:
           window_(other.window_),
           bug_(other.bug_),
           observer_(other.observer_),
-          lag_(other.lag_) {
+          lag_(other.lag_),
+          previous_call_at_(other.previous_call_at_),
+          read_(other.read_) {
         if (bug_ != container_bug::moved_from_trims) {
             other.c_ = nullptr;
         }
     }
     broken_container_sink(const broken_container_sink&) = delete;
     broken_container_sink& operator=(const broken_container_sink&) = delete;
-    broken_container_sink& operator=(broken_container_sink&&) = delete;
 
-    ~broken_container_sink() {
+    /// Trims its own container, then takes the other's (which then owns nothing).
+    broken_container_sink& operator=(broken_container_sink&& other) noexcept {
+        if (this != &other) {
+            if (bug_ != container_bug::move_assign_no_trim) {
+                trim();
+            }
+            c_ = other.c_;
+            base_ = other.base_;
+            pos_ = other.pos_;
+            window_ = other.window_;
+            bug_ = other.bug_;
+            observer_ = other.observer_;
+            lag_ = other.lag_;
+            previous_call_at_ = other.previous_call_at_;
+            read_ = other.read_;
+            if (bug_ != container_bug::moved_from_trims) {
+                other.c_ = nullptr;
+            }
+        }
+        return *this;
+    }
+
+    ~broken_container_sink() { trim(); }
+
+    void write(std::uint8_t b) { write(&b, 1); }
+
+    void write(const std::uint8_t* p, std::size_t n) {
+        const std::size_t at = pos_;
+        const bool fits = bug_ == container_bug::fast_path_strict ? n < c_->size() - pos_ : n <= c_->size() - pos_;
+        if (fits) {
+            copy_to(pos_, p, n);
+            pos_ += n;
+            lag_ = 0;
+        } else {
+            grow_and_write(p, n);
+        }
+        previous_call_at_ = at;
+    }
+
+    std::size_t position() const noexcept {
+        if (bug_ == container_bug::position_updated_after_read) {
+            const std::size_t cached = read_;
+            read_ = pos_;
+            return cached - base_;
+        }
+        return (bug_ == container_bug::reports_resized_size ? c_->size() : pos_ - lag_) - base_;
+    }
+
+private:
+    static constexpr bool is_string = !std::is_same_v<typename Container::value_type, std::uint8_t>;
+
+    void trim() {
         if (c_ == nullptr) {
             return;
         }
@@ -102,26 +179,6 @@ public:
         c_->resize(bug_ == container_bug::trim_to_capacity ? c_->capacity() : pos_);
     }
 
-    void write(std::uint8_t b) { write(&b, 1); }
-
-    void write(const std::uint8_t* p, std::size_t n) {
-        const bool fits = bug_ == container_bug::fast_path_strict ? n < c_->size() - pos_ : n <= c_->size() - pos_;
-        if (fits) {
-            copy_to(pos_, p, n);
-            pos_ += n;
-            lag_ = 0;
-            return;
-        }
-        grow_and_write(p, n);
-    }
-
-    std::size_t position() const noexcept {
-        return (bug_ == container_bug::reports_resized_size ? c_->size() : pos_ - lag_) - base_;
-    }
-
-private:
-    static constexpr bool is_string = !std::is_same_v<typename Container::value_type, std::uint8_t>;
-
     void copy_to(std::size_t at, const std::uint8_t* p, std::size_t n) {
         if (n != 0) {
             std::memcpy(&(*c_)[0] + at, p, n);
@@ -133,7 +190,7 @@ private:
     /// Reserves by the sink's growth rule; returns the capacity.
     std::size_t reserve_for(std::size_t needed) {
         const std::size_t cap = c_->capacity();
-        if (needed <= cap) {
+        if (needed < cap || (needed == cap && bug_ != container_bug::grows_on_exact_fill)) {
             if constexpr (!is_string) {
                 if (bug_ == container_bug::reallocates_within_capacity) {
                     Container copy(c_->get_allocator());
@@ -163,6 +220,14 @@ private:
             if (bug_ == container_bug::stops_doubling && cap >= 4096) {
                 next = std::max(needed, cap + cap / 2);
             }
+            if (bug_ == container_bug::growth_drops_existing) {
+                Container fresh(c_->get_allocator());
+                fresh.reserve(std::max<std::size_t>(64, next));
+                fresh.resize(base_);
+                fresh.insert(fresh.end(), c_->begin() + static_cast<std::ptrdiff_t>(base_), c_->end());
+                c_->swap(fresh);
+                return c_->capacity();
+            }
             c_->reserve(std::max<std::size_t>(64, next));
             return c_->capacity();
         }
@@ -173,7 +238,9 @@ private:
         const std::size_t needed = pos_ + n;
         const std::size_t cap = reserve_for(needed);
         const bool whole = bug_ == container_bug::window_ignored || bug_ == container_bug::reports_resized_size;
-        std::size_t end = whole || window_ >= cap - pos_ ? cap : pos_ + window_;
+        const std::size_t reach =
+            bug_ == container_bug::window_one_long && window_ != unlimited_window ? window_ + 1 : window_;
+        std::size_t end = whole || reach >= cap - pos_ ? cap : pos_ + reach;
         end = std::max(end, needed);
         const std::size_t before = pos_;
         if (bug_ == container_bug::duplicate_at_window_edge && room > 0) {
@@ -187,7 +254,10 @@ private:
         pos_ = needed;
         lag_ = bug_ == container_bug::position_lags_growth ? n : 0;
         if (observer_ != nullptr) {
-            observer_->on_growth({before - base_, n, cap, end - before});
+            const std::size_t request = bug_ == container_bug::growth_reports_needed ? needed - base_ : n;
+            const std::size_t from =
+                bug_ == container_bug::growth_ahead_from_previous_call ? previous_call_at_ : before;
+            observer_->on_growth({before - base_, request, cap, end - from});
         }
     }
 
@@ -198,6 +268,8 @@ private:
     container_bug bug_;
     growth_observer* observer_;
     std::size_t lag_ = 0;
+    std::size_t previous_call_at_ = pos_;
+    mutable std::size_t read_ = pos_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -211,6 +283,10 @@ enum class chunk_bug {
     drops_partial_chunk,
     /// "double while next < cap / 2" for "<=": an odd cap is reached one doubling early
     cap_compared_strictly,
+    /// the chunk sizes it reports are the bytes each chunk holds, not what it was allocated with
+    reports_used_as_capacity,
+    /// the destructor frees each chunk by the bytes it holds, not the size it was allocated with
+    frees_used_bytes,
 };
 
 template <class Alloc>
@@ -219,7 +295,7 @@ public:
     broken_chunked_sink(std::size_t first, std::size_t cap, chunk_bug bug, const Alloc& alloc)
         : alloc_(alloc), next_(first), cap_(cap), bug_(bug) {}
     broken_chunked_sink(broken_chunked_sink&& other) noexcept
-        : alloc_(other.alloc_),
+        : alloc_(std::move(other.alloc_)),
           chunks_(std::move(other.chunks_)),
           next_(other.next_),
           cap_(other.cap_),
@@ -232,7 +308,7 @@ public:
 
     ~broken_chunked_sink() {
         for (const chunk& c : chunks_) {
-            alloc_.deallocate(c.data, c.capacity);
+            alloc_.deallocate(c.data, bug_ == chunk_bug::frees_used_bytes ? c.used : c.capacity);
         }
     }
 
@@ -291,7 +367,7 @@ public:
     std::vector<std::size_t> capacities() const {
         std::vector<std::size_t> out;
         for (const chunk& c : chunks_) {
-            out.push_back(c.capacity);
+            out.push_back(bug_ == chunk_bug::reports_used_as_capacity ? c.used : c.capacity);
         }
         return out;
     }
@@ -360,6 +436,8 @@ enum class stream_bug {
     none,
     /// position() advances before the stream's state is checked
     advances_before_check,
+    /// the error names the failed byte counting from 1: one past the bytes written
+    error_position_one_based,
 };
 
 class broken_ostream_sink {
@@ -374,7 +452,8 @@ public:
             position_ += n;
         }
         if (!*os_) {
-            throw sink_error("broken_ostream_sink: the stream failed at byte " + std::to_string(position_), position_);
+            const std::size_t at = bug_ == stream_bug::error_position_one_based ? position_ + 1 : position_;
+            throw sink_error("broken_ostream_sink: the stream failed at byte " + std::to_string(at), at);
         }
         if (bug_ != stream_bug::advances_before_check) {
             position_ += n;
@@ -477,8 +556,20 @@ struct gallery_entry {
     std::vector<std::string> properties;
     /// the unbroken control: must pass every property
     bool control = false;
+    /// the property whose check the mistake is planted for: it must be among those that catch
+    /// it ("": any one will do)
+    std::string caught_by;
 };
 
 const std::vector<gallery_entry>& all_broken_sinks();
+
+/// The vector that grows when a write exactly fills its capacity (traits with `room`, no growth
+/// rule), or with control its unbroken twin: a program of 64 one-byte writes shows it on its
+/// last write, every time (in the gallery's random programs an exact fill comes too rarely).
+sut_entry vector_growing_on_exact_fill(bool control);
+
+/// The sink fuzzer's checks (sink_fuzzer.hpp) on program p, for the vector whose growth zero-fills
+/// a byte past the window, or with control its unbroken twin: a broken promise stops the process.
+void fuzz_window_one_long(const fuzz_program& p, bool control);
 
 }  // namespace sinkcheck::testkit::gallery
