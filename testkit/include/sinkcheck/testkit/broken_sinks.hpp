@@ -98,18 +98,8 @@ public:
         : c_(&c), base_(c.size()), pos_(c.size()), window_(window), bug_(bug), observer_(observer) {}
 
     broken_container_sink(broken_container_sink&& other) noexcept
-        : c_(other.c_),
-          base_(other.base_),
-          pos_(other.pos_),
-          window_(other.window_),
-          bug_(other.bug_),
-          observer_(other.observer_),
-          lag_(other.lag_),
-          previous_call_at_(other.previous_call_at_),
-          read_(other.read_) {
-        if (bug_ != container_bug::moved_from_trims) {
-            other.c_ = nullptr;
-        }
+        : c_(nullptr), base_(0), pos_(0), window_(0), bug_(other.bug_), observer_(nullptr) {
+        take(other);
     }
     broken_container_sink(const broken_container_sink&) = delete;
     broken_container_sink& operator=(const broken_container_sink&) = delete;
@@ -120,18 +110,7 @@ public:
             if (bug_ != container_bug::move_assign_no_trim) {
                 trim();
             }
-            c_ = other.c_;
-            base_ = other.base_;
-            pos_ = other.pos_;
-            window_ = other.window_;
-            bug_ = other.bug_;
-            observer_ = other.observer_;
-            lag_ = other.lag_;
-            previous_call_at_ = other.previous_call_at_;
-            read_ = other.read_;
-            if (bug_ != container_bug::moved_from_trims) {
-                other.c_ = nullptr;
-            }
+            take(other);
         }
         return *this;
     }
@@ -258,6 +237,23 @@ private:
             const std::size_t from =
                 bug_ == container_bug::growth_ahead_from_previous_call ? previous_call_at_ : before;
             observer_->on_growth({before - base_, request, cap, end - from});
+        }
+    }
+
+    /// Takes over other's container and cursor (for both moves); other then owns nothing,
+    /// unless the bug is that it still trims.
+    void take(broken_container_sink& other) noexcept {
+        c_ = other.c_;
+        base_ = other.base_;
+        pos_ = other.pos_;
+        window_ = other.window_;
+        bug_ = other.bug_;
+        observer_ = other.observer_;
+        lag_ = other.lag_;
+        previous_call_at_ = other.previous_call_at_;
+        read_ = other.read_;
+        if (bug_ != container_bug::moved_from_trims) {
+            other.c_ = nullptr;
         }
     }
 
