@@ -175,7 +175,7 @@ const bool registered = [] {
         }};
     // bson_append_utf8 leaves validity to its caller (bson.h: "It is the callers responsibility
     // to ensure @value is valid UTF-8").
-    libbson.writes_invalid_utf8 = true;
+    libbson.declared.writes_invalid_utf8 = true;
     register_linked_encoder(std::move(libbson));
     return true;
 }();

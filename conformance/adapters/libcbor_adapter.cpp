@@ -116,7 +116,7 @@ const bool registered = [] {
                                 [] { return std::make_unique<libcbor_encoder>(); }};
     // cbor_encode_string_start writes a head; the caller's bytes follow unchecked (libcbor
     // leaves text validity to its caller), so invalid UTF-8 goes out as it came.
-    libcbor.writes_invalid_utf8 = true;
+    libcbor.declared.writes_invalid_utf8 = true;
     register_linked_encoder(std::move(libcbor));
     return true;
 }();

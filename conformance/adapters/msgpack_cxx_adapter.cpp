@@ -96,8 +96,8 @@ const bool registered = [] {
                                }};
     // pack_double writes a whole double as the shortest integer (docs/formats.md#messagepack),
     // and pack(std::string) copies the bytes as they are, valid UTF-8 or not.
-    packer.whole_floats_as_integers = true;
-    packer.writes_invalid_utf8 = true;
+    packer.declared.whole_floats_as_integers = true;
+    packer.declared.writes_invalid_utf8 = true;
     register_linked_encoder(std::move(packer));
     return true;
 }();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -19,6 +21,7 @@
 #include "sinkcheck/conform/run.hpp"
 #include "sinkcheck/detail/utf8.hpp"
 #include "sinkcheck/encode.hpp"
+#include "sinkcheck/error.hpp"
 
 namespace sinkcheck::conform {
 namespace {
@@ -52,6 +55,57 @@ const bool registered = [] {
                              "the reference, declaring values with a float unsupported",
                              {all_formats.begin(), all_formats.end()},
                              [] { return std::make_unique<declines_floats>(); }});
+    return true;
+}();
+
+/// The reference with whole doubles written as the integers of the same value and invalid UTF-8
+/// written anyway (as a nil), what msgpack-cxx's packer does by design; `slip` also negates every
+/// double that is not whole, a bug no declaration covers.
+class integer_floats : public linked_encoder {
+public:
+    explicit integer_floats(bool slip) : slip_(slip) {}
+    std::vector<std::uint8_t> encode(format f, const nlohmann::json& value, const std::string&,
+                                     const encode_options& o) override {
+        nlohmann::json copy = value;
+        std::vector<nlohmann::json*> todo = {&copy};
+        while (!todo.empty()) {
+            nlohmann::json& v = *todo.back();
+            todo.pop_back();
+            if (v.is_structured()) {
+                for (auto& child : v) todo.push_back(&child);
+            } else if (v.is_number_float()) {
+                const double d = v.get<double>();
+                if (d == std::trunc(d) && std::fabs(d) < 9.0e18) {
+                    v = static_cast<std::int64_t>(d);
+                } else if (slip_ && d == d) {
+                    v = -d;
+                }
+            }
+        }
+        try {
+            return encode_to_vector(f, copy, o);
+        } catch (const encode_error& e) {
+            if (e.id() != error_id::invalid_utf8) throw;
+            return {0xc0};
+        }
+    }
+
+private:
+    bool slip_;
+};
+
+const bool integer_floats_registered = [] {
+    for (const auto& [name, declares, slip] : {std::tuple<const char*, bool, bool>{"integer-floats", true, false},
+                                               {"integer-floats-undeclared", false, false},
+                                               {"integer-floats-and-a-slip", true, true}}) {
+        linked_encoder_info info{
+            name, "the reference, whole doubles as integers, invalid UTF-8 written", {format::msgpack}, [slip = slip] {
+                return std::make_unique<integer_floats>(slip);
+            }};
+        info.declared.whole_floats_as_integers = declares;
+        info.declared.writes_invalid_utf8 = declares;
+        register_linked_encoder(std::move(info));
+    }
     return true;
 }();
 
@@ -435,9 +489,9 @@ TEST_F(Command, OneValueHasOneVerdictWhicheverVectorCarriesIt) {
             encode_outcome o;
             o.what = encode_outcome::kind::output;
             o.bytes = parse_hex(hex);
-            const vector_result first = classify(*twins[0], level, o);
+            const vector_result first = classify(*twins[0], level, {}, o);
             for (const test_vector* v : twins) {
-                const vector_result r = classify(*v, level, o);
+                const vector_result r = classify(*v, level, {}, o);
                 EXPECT_EQ(r.success, first.success) << v->id << " vs " << twins[0]->id << ": " << hex;
                 EXPECT_EQ(r.verdict, first.verdict) << v->id << " vs " << twins[0]->id << ": " << hex;
             }
@@ -753,6 +807,72 @@ TEST_F(Command, LinkedNlohmannFailsExactlyTheRecordedDivergences) {
         if (std::string(f) == "bson") recorded.erase("bson/refuse/discarded");
         EXPECT_EQ(failing, recorded) << f;
     }
+}
+
+// ---- declared behaviour -------------------------------------------------------------------------
+
+TEST_F(Command, WhatAnEncoderDeclaresIsAnExpectedFailureAndNothingElseIs) {
+    const auto graded = [&](const std::string& encoder, std::vector<std::string> extra) {
+        std::vector<std::string> a = {"--format", "msgpack",    "--encoder",         "linked:" + encoder,
+                                      "--level",  "equivalent", "--max-unsupported", "100%",
+                                      "--report", "json",       "--output",          out_path()};
+        a.insert(a.end(), extra.begin(), extra.end());
+        const int rc = run(a);
+        return std::make_pair(rc, nlohmann::json::parse(read(out_path())));
+    };
+    // The declaration in the registration: the whole doubles and the invalid UTF-8 are expected.
+    const auto [declared_rc, declared] = graded("integer-floats", {});
+    EXPECT_EQ(declared_rc, 0) << declared["verdict"];
+    EXPECT_EQ(declared["declared"], nlohmann::json({"whole_floats_as_integers", "writes_invalid_utf8"}));
+    const std::size_t explained = declared["declared_failures"].get<std::size_t>();
+    EXPECT_GE(explained, 15u);  // 17 whole doubles, an integer beyond 64 bits, 3 invalid UTF-8 strings
+    EXPECT_EQ(declared["expected_failures"].get<std::size_t>(), explained);
+    std::set<std::string> reasons;
+    for (const auto& v : declared["vectors"]) {
+        if (v.value("expected_failure", false)) reasons.insert(v["expected_reason"].get<std::string>());
+    }
+    EXPECT_EQ(reasons, (std::set<std::string>{"the encoder declares whole_floats_as_integers",
+                                              "the encoder declares writes_invalid_utf8"}));
+    // The same answers undeclared fail the run, each of them ...
+    const auto [undeclared_rc, undeclared] = graded("integer-floats-undeclared", {});
+    EXPECT_EQ(undeclared_rc, 1);
+    EXPECT_EQ(undeclared["failures"].get<std::size_t>(), explained);
+    EXPECT_EQ(undeclared["declared_failures"].get<std::size_t>(), 0u);
+    // ... and --declare says for an encoder what its registration would, one name at a time.
+    const auto [utf8_rc, utf8_only] = graded("integer-floats-undeclared", {"--declare", "writes-invalid-utf8"});
+    EXPECT_EQ(utf8_rc, 1);
+    EXPECT_EQ(utf8_only["declared_failures"].get<std::size_t>(), 3u);
+    EXPECT_EQ(utf8_only["failures"].get<std::size_t>(), explained - 3);
+    const auto [both_rc, both] = graded("integer-floats-undeclared",
+                                        {"--declare", "writes_invalid_utf8", "--declare", "whole-floats-as-integers"});
+    EXPECT_EQ(both_rc, 0) << both["verdict"];
+    EXPECT_EQ(both["declared_failures"].get<std::size_t>(), explained);
+    // A declaration covers what it says and no more: the negated fractions still fail.
+    const auto [slip_rc, slip] = graded("integer-floats-and-a-slip", {});
+    EXPECT_EQ(slip_rc, 1);
+    EXPECT_LE(slip["declared_failures"].get<std::size_t>(), explained);
+    for (const auto& v : slip["vectors"]) {
+        if (v["id"].get<std::string>().rfind("msgpack/refuse/invalid-utf8", 0) == 0) {
+            EXPECT_TRUE(v.value("expected_failure", false)) << v["id"];
+        } else if (!v["success"].get<bool>() && !v.value("expected_failure", false) && v["result"] != "unsupported") {
+            EXPECT_NE(v["detail"].get<std::string>().find("decodes to a different value"), std::string::npos) << v;
+        }
+    }
+    EXPECT_GE(slip["failures"].get<std::size_t>(), 10u);
+    // Generated values: what a declaration explains is counted as expected, not a finding.
+    for (const auto& [encoder, rc] :
+         {std::pair<const char*, int>{"integer-floats", 0}, {"integer-floats-undeclared", 1}}) {
+        const auto [generated_rc, generated] = graded(encoder, {"--generate", "400"});
+        EXPECT_EQ(generated_rc, rc) << encoder << ": " << generated["verdict"];
+        if (rc == 0) {
+            EXPECT_GT(generated["declared_failures"].get<std::size_t>(), 0u);
+            EXPECT_TRUE(generated["generated"]["findings"].empty()) << generated["generated"]["findings"];
+        }
+    }
+    EXPECT_EQ(run({"--format", "msgpack", "--encoder", "linked:integer-floats", "--declare", "floats-as-ints"}), 2);
+    EXPECT_NE(err_.find("--declare names one of whole_floats_as_integers, writes_invalid_utf8, not 'floats_as_ints'"),
+              std::string::npos)
+        << err_;
 }
 
 TEST_F(Command, LinkedReferenceConformsInEveryFormat) {

@@ -159,6 +159,8 @@ const char* const vector_mutant<container_bug::growth_ahead_from_previous_call>:
 template <>
 const char* const chunked_mutant<chunk_bug::reports_used_as_capacity>::name = "chunked/reports-used-as-capacity";
 template <>
+const char* const ruleless_vector_mutant<container_bug::shrinks_to_fit>::name = "vector/shrinks-to-fit";
+template <>
 const char* const chunked_mutant<chunk_bug::frees_used_bytes>::name = "chunked/frees-used-bytes";
 
 const std::vector<std::string> vector_properties = {"AllSinksWriteIdenticalBytes",  "TrimToWrittenBytesWhenWritesThrow",
@@ -306,6 +308,8 @@ const std::vector<gallery_entry>& all_broken_sinks() {
                   make(entry<ostream_mutant<stream_bug::error_position_one_based>>(), "-",
                        "the sink error names the failed byte counting from 1, one past the bytes written",
                        ostream_properties)),
+        make(entry<ruleless_vector_mutant<container_bug::shrinks_to_fit>>(), "000",
+             "the trim shrinks the vector to fit: one allocation while the sink is destroyed", per_write_properties),
         make(entry<vector_mutant<container_bug::none>>(), "000", "none (control)", vector_properties, true),
         make(entry<ruleless_vector_mutant<container_bug::none>>(), "000", "none (control)", per_write_properties, true),
         make(entry<string_mutant<container_bug::none>>(), "002", "none (control)", string_properties, true),

@@ -6,10 +6,9 @@
 // bytes (value_from_bytes.hpp). Both encoders must agree at the level the target was built for:
 // exact, the same bytes; equivalent, bytes that decode to the same value. Both may refuse a
 // value; a value one writes and the other refuses is a finding too. What the encoder declares as
-// its own behaviour (conform::linked_encoder_info: whole_floats_as_integers, writes_invalid_utf8,
+// its own behaviour (conform::declared_behaviour: whole_floats_as_integers, writes_invalid_utf8,
 // a recorded_difference for the value) is not. A finding prints the value, both byte strings and
 // the first difference, then aborts.
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -95,27 +94,6 @@ side run(Encode&& encode) {
     return s;
 }
 
-/// Whole doubles (and -0.0) within the 64-bit integer range become integers, so an encoder that
-/// declares whole_floats_as_integers is compared on what it promises. Iterative (any depth).
-void whole_floats_to_integers(json& root) {
-    std::vector<json*> todo{&root};
-    while (!todo.empty()) {
-        json& j = *todo.back();
-        todo.pop_back();
-        if (j.is_structured()) {
-            for (json& child : j) todo.push_back(&child);
-        } else if (j.is_number_float()) {
-            const double d = j.get<double>();
-            if (d != std::trunc(d)) continue;
-            if (d >= 0 && d < 18446744073709551616.0) {
-                j = static_cast<std::uint64_t>(d);
-            } else if (d < 0 && d >= -9223372036854775808.0) {
-                j = static_cast<std::int64_t>(d);
-            }
-        }
-    }
-}
-
 [[noreturn]] void finding(const conform::linked_encoder_info& e, format f, const sinkcheck::encode_options& o,
                           const json& value, const side& reference, const side& mine, const char* what) {
     std::fprintf(stderr, "\n==sinkcheck== MISMATCH %s: %s vs sinkcheck's reference, %.*s at level %s\n", what,
@@ -135,24 +113,27 @@ void whole_floats_to_integers(json& root) {
 }
 
 /// How the encoder's answer differs from the reference's beyond what it declares, or nullptr.
+/// What it declares is judged as the runner judges it (conform::explained_by), at either level.
 const char* difference(const conform::linked_encoder_info& e, format f, const side& reference, const side& mine) {
     if (!reference.wrote) {
-        const bool declared = reference.invalid_utf8 && e.writes_invalid_utf8;
-        return mine.wrote && !declared ? "writes a value the reference refuses" : nullptr;
+        if (!mine.wrote) return nullptr;
+        return conform::explained_by(e.declared, f, nullptr, reference.invalid_utf8, mine.bytes) != nullptr
+                   ? nullptr
+                   : "writes a value the reference refuses";
     }
     if (!mine.wrote) return "refuses a value the reference writes";
     if (reference.bytes == mine.bytes) return nullptr;
-    if (level == conform::run_level::exact) return "different bytes";
+    const auto declared = [&] {
+        return conform::explained_by(e.declared, f, &reference.bytes, false, mine.bytes) != nullptr;
+    };
+    if (level == conform::run_level::exact) return declared() ? nullptr : "different bytes";
 
-    conform::decoded_value expected = conform::decode_value(f, reference.bytes);
-    conform::decoded_value actual = conform::decode_value(f, mine.bytes);
+    const conform::decoded_value expected = conform::decode_value(f, reference.bytes);
+    const conform::decoded_value actual = conform::decode_value(f, mine.bytes);
     if (!expected.ok) return "the reference's bytes do not decode";
     if (!actual.ok) return "its bytes do not decode";
-    if (e.whole_floats_as_integers) {
-        whole_floats_to_integers(expected.value);
-        whole_floats_to_integers(actual.value);
-    }
-    return conform::same_value(expected.value, actual.value) ? nullptr : "bytes that decode to a different value";
+    return conform::same_value(expected.value, actual.value) || declared() ? nullptr
+                                                                           : "bytes that decode to a different value";
 }
 
 /// The encoders under test: the linked encoder SINKCHECK_ENCODER_FUZZ_NAME names (a target for

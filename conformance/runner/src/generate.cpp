@@ -181,7 +181,7 @@ private:
     fuzz::build_limits limits_;
 };
 
-bool failing(const vector_result& r) { return !r.success && r.verdict != result::unsupported; }
+bool failing(const vector_result& r) { return !r.success && r.verdict != result::unsupported && !r.declared; }
 
 std::string class_of(const vector_result& r) {
     return r.difference.empty() ? std::string(result_name(r.verdict)) : r.difference;
@@ -236,7 +236,7 @@ private:
         choices c{std::move(data), best_.c.options};
         std::optional<test_vector> v = g_.make(c, index_);
         if (!v) return false;
-        vector_result r = classify(*v, o_.level, send_vector(session_, *v));
+        vector_result r = classify(*v, o_.level, o_.declared, send_vector(session_, *v));
         if (!failing(r) || class_of(r) != class_) return false;
         best_.c = std::move(c);
         best_.vector = std::move(*v);
@@ -262,7 +262,7 @@ private:
                        ++steps_;
                        std::optional<test_vector> v = g_.make_from(candidate, best_.c.options, index_);
                        if (!v) return false;
-                       vector_result r = classify(*v, o_.level, send_vector(session_, *v));
+                       vector_result r = classify(*v, o_.level, o_.declared, send_vector(session_, *v));
                        if (!failing(r) || class_of(r) != class_) return false;
                        best_.vector = std::move(*v);
                        best_.result = std::move(r);
@@ -573,7 +573,7 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
                     encode_outcome late;
                     late.what = encode_outcome::kind::protocol_error;
                     late.message = violation;
-                    previous->result = classify(previous->vector, options.level, late);
+                    previous->result = classify(previous->vector, options.level, options.declared, late);
                 }
                 record(std::move(*previous), previous_redrawn, previous_nondeterministic);
                 previous.reset();
@@ -598,11 +598,11 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
                 std::vector<encode_outcome> outcomes = send_all(*session, sent);
                 for (std::size_t j = 0; j < built.size(); ++j) {
                     settle(outcomes[j].previous_violation);
-                    vector_result r = classify(built[j].vector, options.level, outcomes[j]);
+                    vector_result r = classify(built[j].vector, options.level, options.declared, outcomes[j]);
                     bool nondeterministic = false;
                     if (worth_asking_again(r)) {
                         if (!again) again = factory.open();
-                        nondeterministic = ask_again(*again, built[j].vector, options.level, r);
+                        nondeterministic = ask_again(*again, built[j].vector, options.level, options.declared, r);
                     }
                     built[j].result = std::move(r);
                     previous = std::move(built[j]);

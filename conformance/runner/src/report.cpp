@@ -121,6 +121,23 @@ std::string unlisted_text(const run_summary& s) {
     return ", " + std::to_string(s.unlisted.values) + " more counted but not listed (" + by_result + ")";
 }
 
+/// The encoder's declarations, comma-separated, or "".
+std::string declarations_text(const run_summary& s) {
+    std::string out;
+    for (const declaration& each : all_declarations) {
+        if (s.options.declared.*each.member) out += (out.empty() ? "" : ", ") + std::string(each.name);
+    }
+    return out;
+}
+
+/// How many expected failures a declaration explains (counted or listed).
+std::size_t declared_count(const run_summary& s) {
+    return s.unlisted.declared +
+           static_cast<std::size_t>(std::count_if(s.results.begin(), s.results.end(), [](const vector_result& r) {
+               return r.declared != nullptr && !r.success;
+           }));
+}
+
 /// The verdict, how much was graded, and the failures by result: the one line every report ends
 /// with, and what the exit status says.
 std::string verdict_line(const run_summary& s) {
@@ -134,8 +151,11 @@ std::string verdict_line(const run_summary& s) {
         if (r == result::pass_equivalent) by_result += std::string(" (not ") + level_name(s.options.level) + ")";
     }
     if (!by_result.empty()) out += " (" + by_result + ")";
-    out += ", " + std::to_string(s.expected_failures) + " expected failures, " + std::to_string(s.unexpected_passes) +
-           " unexpected passes";
+    out += ", " + std::to_string(s.expected_failures) + " expected failures";
+    if (const std::size_t d = declared_count(s); d != 0) {
+        out += " (" + std::to_string(d) + " as declared: " + declarations_text(s) + ")";
+    }
+    out += ", " + std::to_string(s.unexpected_passes) + " unexpected passes";
     return out;
 }
 
@@ -190,16 +210,21 @@ bool detailed(const run_summary& s, const vector_result& r) {
 
 std::string text_report(const run_summary& s) {
     std::string out = "sinkcheck conform: " + std::string(format_name(s.options.fmt)) + ", level " +
-                      level_name(s.options.level) + "\nencoder: " + s.encoder_description + "\ncorpus: " + s.corpus +
-                      "\nvectors: " + std::to_string(s.total()) + " in " + seconds_text(s.seconds) + " s (" +
-                      rate_text(s) + "), " + std::to_string(s.graded()) + " graded" + unlisted_text(s) + "\n\n";
+                      level_name(s.options.level) + "\nencoder: " + s.encoder_description +
+                      (declarations_text(s).empty() ? "" : "\ndeclared: " + declarations_text(s)) +
+                      "\ncorpus: " + s.corpus + "\nvectors: " + std::to_string(s.total()) + " in " +
+                      seconds_text(s.seconds) + " s (" + rate_text(s) + "), " + std::to_string(s.graded()) + " graded" +
+                      unlisted_text(s) + "\n\n";
     for (const vector_result& r : s.results) {
         if (!detailed(s, r)) continue;
         const test_vector& v = *r.vector;
         out += verdict_text(s, r) + "  " + v.id + "\n";
         if (!r.detail.empty()) out += "  " + r.detail + "\n";
         if (!r.difference.empty()) out += "  difference: " + r.difference + "\n";
-        if (!r.expected_reason.empty()) out += "  listed because: " + r.expected_reason + "\n";
+        if (!r.expected_reason.empty()) {
+            out += (r.expected_reason == declared_reason(r) ? "  expected: " : "  listed because: ") +
+                   r.expected_reason + "\n";
+        }
         out += "  input: " + input_excerpt(v) +
                (v.use_size || v.use_type
                     ? std::string("  options:") + (v.use_size ? " use_size" : "") + (v.use_type ? " use_type" : "")
@@ -234,6 +259,11 @@ std::string json_report(const run_summary& s) {
     doc["format"] = std::string(format_name(s.options.fmt));
     doc["level"] = level_name(s.options.level);
     doc["encoder"] = s.encoder_description;
+    doc["declared"] = json::array();
+    for (const declaration& each : all_declarations) {
+        if (s.options.declared.*each.member) doc["declared"].push_back(each.name);
+    }
+    doc["declared_failures"] = declared_count(s);
     doc["corpus"] = s.corpus;
     doc["seconds"] = s.seconds;
     doc["encode_seconds"] = s.encode_seconds;

@@ -21,6 +21,7 @@
 
 #include "sinkcheck/detail/utf8.hpp"
 #include "sinkcheck/detail/walk.hpp"
+#include "sinkcheck/error.hpp"
 
 namespace sinkcheck::conform {
 namespace {
@@ -583,9 +584,21 @@ vector_result classify_outcome(const test_vector& v, run_level level, const enco
 
 }  // namespace
 
-vector_result classify(const test_vector& v, run_level level, const encode_outcome& o) {
+vector_result classify(const test_vector& v, run_level level, const declared_behaviour& declared,
+                       const encode_outcome& o) {
     vector_result r = classify_outcome(v, level, o);
     r.detail = printable(r.detail);  // it may quote the encoder's stderr or refusal reason
+    if (r.success || o.what != encode_outcome::kind::output ||
+        (r.verdict != result::fail && r.verdict != result::pass_equivalent)) {
+        return r;
+    }
+    const bool refusal_for_invalid_utf8 = v.error == "type_error." + std::to_string(error_id::invalid_utf8);
+    if (const char* d =
+            explained_by(declared, v.fmt, v.negative() ? nullptr : &v.expect, refusal_for_invalid_utf8, o.bytes)) {
+        r.declared = d;
+        r.expected_failure = true;
+        r.expected_reason = declared_reason(r);
+    }
     return r;
 }
 
@@ -593,8 +606,9 @@ vector_result classify(const test_vector& v, run_level level, const encode_outco
 /// map order, a timing-dependent buffer) would otherwise be blamed for whichever answer came
 /// first, and the same finding regraded under another class on the next run: its value gets a
 /// class of its own, with both answers in its detail. Returns whether the answers differed.
-bool ask_again(encoder_session& session, const test_vector& v, run_level level, vector_result& first) {
-    const vector_result second = classify(v, level, send_vector(session, v));
+bool ask_again(encoder_session& session, const test_vector& v, run_level level, const declared_behaviour& declared,
+               vector_result& first) {
+    const vector_result second = classify(v, level, declared, send_vector(session, v));
     if (second.verdict == first.verdict && second.actual_size == first.actual_size && second.actual == first.actual &&
         second.actual_digest == first.actual_digest && second.difference == first.difference) {
         return false;
@@ -615,7 +629,7 @@ bool ask_again(encoder_session& session, const test_vector& v, run_level level, 
 }
 
 bool worth_asking_again(const vector_result& r) {
-    return !r.success && (r.verdict == result::fail || r.verdict == result::pass_equivalent);
+    return !r.success && !r.declared && (r.verdict == result::fail || r.verdict == result::pass_equivalent);
 }
 
 void warn_nondeterministic(const run_summary& s) {
@@ -701,7 +715,8 @@ std::map<std::string, expected_entry> load_expected_failures(const std::string& 
 
 }  // namespace
 
-std::vector<vector_result> grade_vectors(const std::vector<test_vector>& vectors, run_level level, unsigned jobs_wanted,
+std::vector<vector_result> grade_vectors(const std::vector<test_vector>& vectors, run_level level,
+                                         const declared_behaviour& declared, unsigned jobs_wanted,
                                          encoder_factory& factory) {
     std::vector<vector_result> results(vectors.size());
     std::atomic<std::size_t> next{0};
@@ -717,7 +732,7 @@ std::vector<vector_result> grade_vectors(const std::vector<test_vector>& vectors
         late.what = encode_outcome::kind::protocol_error;
         late.message = violation;
         late.seconds = results[i].seconds;
-        results[i] = classify(vectors[i], level, late);
+        results[i] = classify(vectors[i], level, declared, late);
     };
     auto work = [&]() {
         std::unique_ptr<encoder_session> session = factory.open();
@@ -728,7 +743,7 @@ std::vector<vector_result> grade_vectors(const std::vector<test_vector>& vectors
                 if (i >= vectors.size()) break;
                 const encode_outcome o = send_vector(*session, vectors[i]);
                 if (!o.previous_violation.empty() && previous < vectors.size()) regrade(previous, o.previous_violation);
-                results[i] = classify(vectors[i], level, o);
+                results[i] = classify(vectors[i], level, declared, o);
                 previous = i;
             }
             if (const std::string late = session->finish(); !late.empty() && previous < vectors.size()) {
@@ -797,7 +812,7 @@ run_summary run_conformance(const conform_options& options, encoder_factory& fac
     if (!options.expected_failures.empty()) expected = load_expected_failures(options.expected_failures, ids);
 
     const auto t1 = std::chrono::steady_clock::now();
-    s.results = grade_vectors(s.vectors, options.level, options.jobs, factory);
+    s.results = grade_vectors(s.vectors, options.level, options.declared, options.jobs, factory);
     // Every vector that fails by its answer is asked again, through a session of its own.
     std::unique_ptr<encoder_session> again;
     for (std::size_t i = 0; i < s.results.size(); ++i) {
@@ -805,7 +820,7 @@ run_summary run_conformance(const conform_options& options, encoder_factory& fac
         if (!worth_asking_again(r)) continue;
         try {
             if (!again) again = factory.open();
-            if (ask_again(*again, s.vectors[i], options.level, r)) ++s.nondeterministic;
+            if (ask_again(*again, s.vectors[i], options.level, options.declared, r)) ++s.nondeterministic;
         } catch (const run_stopped& e) {
             throw conform_error(e.what());
         }
@@ -830,6 +845,8 @@ void unlisted_results::add(const vector_result& r) {
     ++counts[index_of(r.verdict)];
     if (r.success) {
         ++passed;
+    } else if (r.declared) {
+        ++declared;
     } else if (r.verdict != result::unsupported) {
         ++failing[index_of(r.verdict)];
     }
@@ -840,6 +857,7 @@ void count_results(run_summary& s) {
     // What was only counted, none of it listed as expected.
     std::size_t unlisted_unsupported = s.unlisted.counts[index_of(result::unsupported)];
     s.unsupported += unlisted_unsupported;
+    s.expected_failures += s.unlisted.declared;
     for (const result r : all_results) {
         s.counts[index_of(r)] += s.unlisted.counts[index_of(r)];
         s.failing[index_of(r)] += s.unlisted.failing[index_of(r)];
@@ -908,6 +926,11 @@ const std::string_view conform_usage =
     "                           (unsupported ones with the reason 'unsupported: ...')\n"
     "  --max-unsupported N|P%   tolerate up to N (or P% of the vectors) declared unsupported\n"
     "                           without being listed; default 0: every one must be listed\n"
+    "  --declare NAME           what the encoder does differently on purpose (repeatable):\n"
+    "                           whole-floats-as-integers (a whole double written as an integer),\n"
+    "                           writes-invalid-utf8 (strings written as bytes, valid or not); a\n"
+    "                           failing answer one explains is an expected failure. A linked\n"
+    "                           encoder's own declarations apply without it\n"
     "  --report text|json|junit|tap|html   (default text)\n"
     "  --output FILE            write the report there instead of stdout\n"
     "  --corpus PATH            a .vectors file or a directory of them (default: the built-in corpus)\n"
@@ -1002,6 +1025,20 @@ unsupported_budget read_unsupported_budget(const std::string& option, const std:
     return b;
 }
 
+/// --declare NAME: one of all_declarations, spelled with '_' or '-'.
+void declare(declared_behaviour& d, std::string name) {
+    std::replace(name.begin(), name.end(), '-', '_');
+    std::string known;
+    for (const declaration& each : all_declarations) {
+        if (name == each.name) {
+            d.*each.member = true;
+            return;
+        }
+        known += std::string(known.empty() ? "" : ", ") + each.name;
+    }
+    throw conform_error("--declare names one of " + known + ", not '" + name + "'");
+}
+
 conform_options parse_arguments(const std::vector<std::string>& args, bool& list_linked) {
     conform_options o;
     static const std::set<std::string> with_value = {"--format",
@@ -1019,6 +1056,7 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
                                                      "--expected-failures",
                                                      "--write-expected-failures",
                                                      "--max-unsupported",
+                                                     "--declare",
                                                      "--generate",
                                                      "--seed",
                                                      "--profile",
@@ -1043,7 +1081,7 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
             value = args[++i];
         }
         if (with_value.count(name) == 0) throw conform_error("unknown argument '" + args[i] + "'");
-        if (!given.insert(name).second && name != "--filter" && name != "--merge")
+        if (!given.insert(name).second && name != "--filter" && name != "--merge" && name != "--declare")
             throw conform_error(name + " is given twice");
         if (name == "--format") {
             const auto f = parse_format(value);
@@ -1096,6 +1134,8 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
             o.write_expected_failures = value;
         } else if (name == "--max-unsupported") {
             o.max_unsupported = read_unsupported_budget(name, value);
+        } else if (name == "--declare") {
+            declare(o.declared, value);
         } else if (name == "--generate") {
             o.generate.count = parse_count(name, value, 1, max_generate);
         } else if (name == "--seed") {
@@ -1169,7 +1209,7 @@ void write_expected_failures(const run_summary& s, const std::string& path) {
     std::size_t unsupported = 0;
     const std::string declared = "declared unsupported: ";
     for (const vector_result& r : s.results) {
-        if (r.success) continue;
+        if (r.success || r.declared) continue;  // the declaration says it already
         std::string why = r.difference.empty() ? r.detail : r.difference;
         if (r.verdict == result::unsupported) {
             if (why.rfind(declared, 0) == 0) why.erase(0, declared.size());
@@ -1204,7 +1244,7 @@ int run_conform_command(const std::vector<std::string>& args) {
     }
     try {
         bool list_linked = false;
-        const conform_options o = parse_arguments(args, list_linked);
+        conform_options o = parse_arguments(args, list_linked);
         if (!o.merge.empty()) return merge_reports(o.merge, o.report, o.output);
         if (list_linked) {
             for (const linked_encoder_info& info : linked_encoders()) {
@@ -1216,7 +1256,11 @@ int run_conform_command(const std::vector<std::string>& args) {
         if (o.encoder.rfind("linked:", 0) == 0) {
             const std::string name = o.encoder.substr(7);
             for (const linked_encoder_info& info : linked_encoders()) {
-                if (info.name == name) factory = make_linked_factory(info);
+                if (info.name != name) continue;
+                factory = make_linked_factory(info);
+                for (const declaration& each : all_declarations) {
+                    if (info.declared.*each.member) o.declared.*each.member = true;
+                }
             }
             if (!factory) throw conform_error("no linked encoder '" + name + "' (see --list-linked)");
         } else {

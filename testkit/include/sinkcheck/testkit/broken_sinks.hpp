@@ -88,6 +88,9 @@ enum class container_bug {
     /// position() is cached, and the cache is brought up to date only after it is read: each call
     /// returns what the previous one should have (right again once nothing is written in between)
     position_updated_after_read,
+    /// the trim then shrinks the container to fit: its bytes copied into a right-sized allocation
+    /// (what shrink_to_fit may do), one allocation while the sink is destroyed
+    shrinks_to_fit,
 };
 
 /// A caller's vector or string, grown through a zero-fill window, trimmed when the sink goes.
@@ -156,6 +159,9 @@ private:
             return;
         }
         c_->resize(bug_ == container_bug::trim_to_capacity ? c_->capacity() : pos_);
+        if (bug_ == container_bug::shrinks_to_fit && !c_->empty() && c_->size() != c_->capacity()) {
+            Container(c_->begin(), c_->end(), c_->get_allocator()).swap(*c_);
+        }
     }
 
     void copy_to(std::size_t at, const std::uint8_t* p, std::size_t n) {

@@ -9,8 +9,9 @@
 //   encode(format, const nlohmann::json&, const sinkcheck::encode_options&) -> bytes
 //                  throws sinkcheck::conform::unsupported for what it cannot write, any other
 //                  exception to refuse a value (a refusal the corpus expects is a pass)
-// and, for the fuzzer only, the documented behaviour it differs from the reference by on purpose
-// (the members of conform::linked_encoder_info of the same names; both default to false):
+// and the behaviour it differs from the reference by on purpose, which the runner grades as an
+// expected failure and the fuzzer does not report (conform::declared_behaviour's members of the
+// same names; both default to false):
 //   whole_floats_as_integers  bool: a whole double (and -0.0) may be written as an integer
 //   writes_invalid_utf8       bool: strings are written as bytes, valid UTF-8 or not
 #pragma once
@@ -63,8 +64,8 @@ bool register_encoder() {
     conform::linked_encoder_info info{Traits::name, Traits::description,
                                       std::vector<format>(std::begin(Traits::formats), std::end(Traits::formats)),
                                       [] { return std::make_unique<detail_encoder::traits_encoder<Traits>>(); }};
-    info.whole_floats_as_integers = detail_encoder::whole_floats<Traits>::value;
-    info.writes_invalid_utf8 = detail_encoder::invalid_utf8<Traits>::value;
+    info.declared.whole_floats_as_integers = detail_encoder::whole_floats<Traits>::value;
+    info.declared.writes_invalid_utf8 = detail_encoder::invalid_utf8<Traits>::value;
     conform::register_linked_encoder(std::move(info));
     return true;
 }

@@ -101,19 +101,44 @@ public:
                                              const encode_options& options) = 0;
 };
 
+/// What an encoder does differently from the reference on purpose, declared once: in a linked
+/// encoder's registration (the test kit's traits members of the same names) or with --declare
+/// for a process. The runner grades an answer that a declaration explains as an expected failure
+/// whose reason names it, and the encoder fuzzer does not report it: both ask explained_by().
+struct declared_behaviour {
+    /// A whole double (and -0.0) may be written as an integer.
+    bool whole_floats_as_integers = false;
+    /// Strings are written as bytes, valid UTF-8 or not (the reference refuses invalid UTF-8).
+    bool writes_invalid_utf8 = false;
+};
+
+/// Each declaration and its name: the member's, which --declare and the reports use too.
+struct declaration {
+    bool declared_behaviour::*member;
+    const char* name;
+};
+inline constexpr declaration all_declarations[] = {
+    {&declared_behaviour::whole_floats_as_integers, "whole_floats_as_integers"},
+    {&declared_behaviour::writes_invalid_utf8, "writes_invalid_utf8"}};
+
+/// The declaration that explains an answer the reference's differs from, or nullptr. `expected`
+/// is what the reference writes, or nullptr where it refuses the value; `refusal_for_invalid_utf8`
+/// says that refusal is the one for invalid UTF-8 (type_error.316). Explained: a value the reference
+/// refuses for invalid UTF-8 written anyway (writes_invalid_utf8; the bytes written are not
+/// judged), or bytes that decode to the expected value once every whole double on both sides is
+/// read as the integer of the same value (whole_floats_as_integers).
+const char* explained_by(const declared_behaviour& declared, format f, const std::vector<std::uint8_t>* expected,
+                         bool refusal_for_invalid_utf8, const std::vector<std::uint8_t>& actual);
+
 /// A linked encoder as it registers: what the runner and the encoder fuzzer
-/// (testkit/src/encoder_fuzzer.cpp) know of it. The last three members say where it differs
-/// from the reference on purpose; the fuzzer compares on what it promises, the runner grades
-/// every value against the corpus regardless.
+/// (testkit/src/encoder_fuzzer.cpp) know of it. The last two members say where it differs from
+/// the reference on purpose.
 struct linked_encoder_info {
     std::string name;             // as given to --encoder linked:NAME
     std::string description;      // for reports: library and version
     std::vector<format> formats;  // what it writes (at least one); any other format is "unsupported"
     std::function<std::unique_ptr<linked_encoder>()> make;
-    /// A whole double (and -0.0) may be written as an integer.
-    bool whole_floats_as_integers = false;
-    /// Strings are written as bytes, valid UTF-8 or not (the reference refuses invalid UTF-8).
-    bool writes_invalid_utf8 = false;
+    declared_behaviour declared = {};
     /// For a value on which the encoder's differences are recorded elsewhere (nlohmann 3.11.2:
     /// reference/KNOWN_DIVERGENCES.md), the record's id; nullptr otherwise or when not given.
     const char* (*recorded_difference)(format, const nlohmann::json&, const encode_options&) = nullptr;

@@ -72,6 +72,9 @@ struct conform_options {
     std::string corpus;                   // file or directory; empty: the built-in corpus
     std::string write_expected_failures;  // file to list the failing vectors in, or empty
     unsupported_budget max_unsupported;
+    /// What the encoder does differently on purpose (--declare, and a linked encoder's own
+    /// declaration): a failing answer one explains is an expected failure with it as the reason.
+    declared_behaviour declared;
     generate_options generate;
     std::vector<std::string> merge;  // --merge: shard reports to join instead of a run
 };
@@ -84,6 +87,7 @@ struct vector_result {
     bool success = false;  // conforms at the run level
     bool expected_failure = false;
     std::string expected_reason;
+    const char* declared = nullptr;    // the declaration that explains this failure (then expected), or nullptr
     std::string detail;                // one line: why this verdict
     std::string difference;            // pass-equivalent and fail: class of difference (float width, key order, ...)
     std::vector<std::uint8_t> actual;  // the encoder's output, its first 4 KiB
@@ -124,6 +128,7 @@ struct unlisted_results {
     std::size_t counts[8] = {};   // per result
     std::size_t failing[8] = {};  // not conforming, per result
     std::size_t passed = 0;       // conforming at the level
+    std::size_t declared = 0;     // failing as a declaration of the encoder explains (expected failures)
     std::map<std::string, std::size_t> differences_failing;
     std::map<std::string, std::size_t> differences_allowed;
     void add(const vector_result& r);
@@ -183,8 +188,8 @@ run_summary run_generated(const conform_options& options, encoder_factory& facto
 
 /// Sends every vector through sessions of the factory (jobs at a time) and classifies each.
 /// Throws conform_error when a session stops the run (run_stopped).
-std::vector<vector_result> grade_vectors(const std::vector<test_vector>& vectors, run_level level, unsigned jobs,
-                                         encoder_factory& factory);
+std::vector<vector_result> grade_vectors(const std::vector<test_vector>& vectors, run_level level,
+                                         const declared_behaviour& declared, unsigned jobs, encoder_factory& factory);
 
 /// One vector through one session; an exception other than run_stopped is a harness error.
 encode_outcome send_vector(encoder_session& session, const test_vector& v);
@@ -193,8 +198,15 @@ encode_outcome send_vector(encoder_session& session, const test_vector& v);
 /// s.options.max_unsupported to the unsupported ones that are not listed.
 void count_results(run_summary& s);
 
-/// Classifies one outcome for one vector at a level (exposed for tests).
-vector_result classify(const test_vector& v, run_level level, const encode_outcome& outcome);
+/// Classifies one outcome for one vector at a level (exposed for tests). A failing answer that
+/// one of the declarations explains (explained_by) is marked an expected failure.
+vector_result classify(const test_vector& v, run_level level, const declared_behaviour& declared,
+                       const encode_outcome& outcome);
+
+/// The reason an expected failure that a declaration explains is given (r.declared set).
+inline std::string declared_reason(const vector_result& r) {
+    return r.declared == nullptr ? std::string() : std::string("the encoder declares ") + r.declared;
+}
 
 /// The class of a vector whose two answers differ.
 inline constexpr const char* nondeterministic_class = "nondeterministic output";
@@ -203,7 +215,8 @@ inline constexpr const char* nondeterministic_class = "nondeterministic output";
 /// map order, a timing-dependent buffer) would otherwise be blamed for whichever answer came
 /// first, and the same finding regraded under another class on the next run: the vector gets
 /// the class nondeterministic_class, with both answers in its detail. Returns whether they differed.
-bool ask_again(encoder_session& session, const test_vector& v, run_level level, vector_result& first);
+bool ask_again(encoder_session& session, const test_vector& v, run_level level, const declared_behaviour& declared,
+               vector_result& first);
 
 /// Whether a result is asked again: a fail or a failing pass-equivalent. A crash, timeout or
 /// harness error is not: a second one costs another timeout, and a batch process that quit says

@@ -1,0 +1,53 @@
+// declared.cpp — what an encoder declares it does differently from the reference, judged once for
+// the runner and the encoder fuzzer (encoder.hpp, explained_by).
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sinkcheck/conform/decode.hpp"
+#include "sinkcheck/conform/encoder.hpp"
+
+namespace sinkcheck::conform {
+
+namespace {
+
+/// Whole doubles (and -0.0) within the 64-bit integer range become the integers of the same
+/// value. Iterative, so any depth the decoders accept.
+void whole_floats_to_integers(nlohmann::json& root) {
+    std::vector<nlohmann::json*> todo{&root};
+    while (!todo.empty()) {
+        nlohmann::json& j = *todo.back();
+        todo.pop_back();
+        if (j.is_structured()) {
+            for (nlohmann::json& child : j) todo.push_back(&child);
+        } else if (j.is_number_float()) {
+            const double d = j.get<double>();
+            if (d != std::trunc(d)) continue;
+            if (d >= 0 && d < 18446744073709551616.0) {
+                j = static_cast<std::uint64_t>(d);
+            } else if (d < 0 && d >= -9223372036854775808.0) {
+                j = static_cast<std::int64_t>(d);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+const char* explained_by(const declared_behaviour& declared, format f, const std::vector<std::uint8_t>* expected,
+                         bool refusal_for_invalid_utf8, const std::vector<std::uint8_t>& actual) {
+    if (expected == nullptr) {
+        return declared.writes_invalid_utf8 && refusal_for_invalid_utf8 ? "writes_invalid_utf8" : nullptr;
+    }
+    if (!declared.whole_floats_as_integers) return nullptr;
+    decoded_value want = decode_value(f, *expected);
+    decoded_value got = decode_value(f, actual);
+    if (!want.ok || !got.ok) return nullptr;
+    whole_floats_to_integers(want.value);
+    whole_floats_to_integers(got.value);
+    return same_value(want.value, got.value) ? "whole_floats_as_integers" : nullptr;
+}
+
+}  // namespace sinkcheck::conform
