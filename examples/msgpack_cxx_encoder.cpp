@@ -1,5 +1,5 @@
 // msgpack-cxx's packer (msgpack_cxx_pack.hpp) as an encoder graded by the sinkcheck test kit.
-#include <sinkcheck/testkit/check_encoder.hpp>
+#include <sinkcheck/conform/check_encoder.hpp>
 
 #include "msgpack_cxx_pack.hpp"
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sinkcheck/conform/check_encoder.hpp"
 #include "sinkcheck/encode.hpp"
-#include "sinkcheck/testkit/check_encoder.hpp"
 
 namespace {
 

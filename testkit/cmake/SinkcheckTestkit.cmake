@@ -28,13 +28,17 @@
 #   replay main as for sinkcheck_add_sink_fuzzer.
 include_guard(GLOBAL)
 # sinkcheck_testkit_source(VAR file): the path of one of the kit's sources (a main, the encoder
-# fuzzer), installed beside this file or, in sinkcheck's own tree, in testkit/src.
+# fuzzer), installed beside this file or, in sinkcheck's own tree, in testkit/src (the sink half)
+# or conformance/runner/src (the encoder half, which sits on the runner).
 function(sinkcheck_testkit_source var file)
   set(dir "${CMAKE_CURRENT_FUNCTION_LIST_DIR}")
-  if(NOT EXISTS "${dir}/${file}")
-    set(dir "${dir}/../src")
-  endif()
-  set(${var} "${dir}/${file}" PARENT_SCOPE)
+  foreach(candidate "${dir}" "${dir}/../src" "${dir}/../../conformance/runner/src")
+    if(EXISTS "${candidate}/${file}")
+      set(${var} "${candidate}/${file}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "sinkcheck: the test kit's source ${file} is missing beside ${dir}")
 endfunction()
 
 # sinkcheck_discover_gtests(TARGET LABELS label-list TIMEOUT s): every TEST() of TARGET a CTest

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "qt_text.hpp"
-#include "sinkcheck/testkit/check_encoder.hpp"
+#include "sinkcheck/conform/check_encoder.hpp"
 
 namespace {
 

@@ -131,7 +131,7 @@ const char* explained_by(const declared_behaviour& declared, format f, const std
                          bool refusal_for_invalid_utf8, const std::vector<std::uint8_t>& actual);
 
 /// A linked encoder as it registers: what the runner and the encoder fuzzer
-/// (testkit/src/encoder_fuzzer.cpp) know of it. The last two members say where it differs from
+/// (conformance/runner/src/encoder_fuzzer.cpp) know of it. The last two members say where it differs from
 /// the reference on purpose.
 struct linked_encoder_info {
     std::string name;             // as given to --encoder linked:NAME

@@ -1,4 +1,4 @@
-// sinkcheck/testkit/check_encoder.hpp — a user's C++ encoder under the conformance runner and a
+// sinkcheck/conform/check_encoder.hpp — a user's C++ encoder under the conformance runner and a
 // differential fuzzer, from one traits struct and one registration line (docs/testkit.md,
 // "Check your own encoder").
 //

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "sinkcheck/conform/check_encoder.hpp"
 #include "sinkcheck/conform/run.hpp"
-#include "sinkcheck/testkit/check_encoder.hpp"
 
 namespace {
 
