@@ -351,7 +351,7 @@ private:
         }
         if (!a.failed || !b.failed) {
             print_byte_difference(name_a, a.bytes, name_b, b.bytes);
-            print_note("JSON pointer being written there", pointer_at(first_difference(a.bytes, b.bytes)));
+            print_note("JSON pointer being written there", pointer_at(testkit::first_difference(a.bytes, b.bytes)));
         }
         print_context();
         crash<T>(kind, site);

@@ -15,17 +15,6 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string hex_of(const std::vector<std::uint8_t>& bytes) {
-    static constexpr const char* digits = "0123456789abcdef";
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (const std::uint8_t b : bytes) {
-        out += digits[b >> 4];
-        out += digits[b & 15];
-    }
-    return out;
-}
-
 /// A text field as a JSON string; the field must be UTF-8.
 std::string text_field(const test_vector& v, const char* field, const std::string& text) {
     try {
@@ -62,11 +51,11 @@ std::string record(const test_vector& v) {
             out += '"';
             sep = ",";
         }
-        out += "],\"expect\":\"" + hex_of(v.expect) + "\"";
+        out += "],\"expect\":\"" + to_hex(v.expect) + "\"";
         if (!v.alternatives.empty()) {
             out += ",\"alternatives\":[";
             for (std::size_t i = 0; i < v.alternatives.size(); ++i) {
-                out += (i == 0 ? "\"" : ",\"") + hex_of(v.alternatives[i]) + "\"";
+                out += (i == 0 ? "\"" : ",\"") + to_hex(v.alternatives[i]) + "\"";
             }
             out += ']';
         }

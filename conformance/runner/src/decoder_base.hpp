@@ -3,6 +3,7 @@
 // entry point of each decoder, which decode.cpp dispatches to. Private to the runner.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include "sinkcheck/conform/decode.hpp"
 #include "sinkcheck/conform/value_text.hpp"
 #include "sinkcheck/detail/utf8.hpp"
+#include "sinkcheck/testkit/hex.hpp"
 
 namespace sinkcheck::conform::decoding {
 
@@ -38,15 +40,7 @@ inline std::string shown(const std::string& s) {
 }
 
 inline std::string hex_preview(const std::uint8_t* p, std::size_t n) {
-    static const char digits[] = "0123456789abcdef";
-    std::string out = "h'";
-    for (std::size_t i = 0; i < n && i < 24; ++i) {
-        out += digits[p[i] >> 4];
-        out += digits[p[i] & 15];
-    }
-    if (n > 24) out += "...";
-    out += '\'';
-    return out;
+    return "h'" + testkit::to_hex(p, std::min<std::size_t>(n, 24)) + (n > 24 ? "...'" : "'");
 }
 
 inline std::string float_text(double d) { return render_value(json(d)); }

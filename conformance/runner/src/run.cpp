@@ -532,8 +532,7 @@ vector_result classify_outcome(const test_vector& v, run_level level, const enco
         return r;
     }
     // Where do the bytes part, and what do both sides decode to?
-    std::size_t at = 0;
-    while (at < o.bytes.size() && at < v.expect.size() && o.bytes[at] == v.expect[at]) ++at;
+    const std::size_t at = testkit::first_difference(o.bytes, v.expect);
     r.first_diff = at;
     decode_limits lim;
     lim.build_value = false;

@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sinkcheck/encode.hpp"
+#include "sinkcheck/format/bson.hpp"
 #include "sinkcheck/options.hpp"
 #include "sinkcheck/sink/memory_writer.hpp"
 
@@ -53,10 +54,10 @@ public:
 void encode_through(format f, const nlohmann::json& j, any_sink& sink, const encode_options& options);
 void encode_through(format f, const nlohmann::json& j, any_seekable_sink& sink, const encode_options& options);
 
-template <class Sink, class = void>
-struct has_seek : std::false_type {};
+/// Whether a sink seeks, as the BSON encoder asks it (the only encoder that does): what sink_ref
+/// offers is what the encoder looks for.
 template <class Sink>
-struct has_seek<Sink, std::void_t<decltype(std::declval<Sink&>().seek(std::size_t{}))>> : std::true_type {};
+using has_seek = sinkcheck::detail::bson_sink_has_seek<Sink>;
 
 namespace detail {
 

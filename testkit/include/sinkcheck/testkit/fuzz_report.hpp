@@ -91,16 +91,6 @@ template <target T>
     __builtin_trap();  // not reached: every site traps
 }
 
-/// Index of the first byte where a and b differ (the shorter length if one is a prefix).
-inline std::size_t first_difference(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) noexcept {
-    const std::size_t n = std::min(a.size(), b.size());
-    std::size_t i = 0;
-    while (i < n && a[i] == b[i]) {
-        ++i;
-    }
-    return i;
-}
-
 /// The header line every finding starts with; the campaign script greps for "MISMATCH".
 inline void print_finding_header(mismatch kind, std::string_view what, std::string_view side_a,
                                  std::string_view side_b) {
@@ -112,7 +102,7 @@ inline void print_finding_header(mismatch kind, std::string_view what, std::stri
 /// Prints where two outputs first differ, with a hex window of each side.
 inline void print_byte_difference(std::string_view name_a, const std::vector<std::uint8_t>& a, std::string_view name_b,
                                   const std::vector<std::uint8_t>& b) {
-    const std::size_t at = first_difference(a, b);
+    const std::size_t at = testkit::first_difference(a, b);
     std::fprintf(stderr, "  first difference at byte %zu (lengths %zu and %zu)\n", at, a.size(), b.size());
     const int width = static_cast<int>(std::max(name_a.size(), name_b.size()));
     std::fprintf(stderr, "  %-*.*s %s\n", width, static_cast<int>(name_a.size()), name_a.data(),

@@ -1,5 +1,5 @@
-// sinkcheck/testkit/hex.hpp — the one hex dump: bytes as lowercase hex digits, and a window of
-// bytes around an offset for a report that says where two outputs part.
+// sinkcheck/testkit/hex.hpp — the one hex dump: bytes as lowercase hex digits, where two outputs
+// part, and a window of bytes around that offset for a report.
 #pragma once
 
 #include <algorithm>
@@ -28,6 +28,15 @@ inline std::string to_hex(const std::vector<std::uint8_t>& bytes) { return to_he
 
 inline std::string to_hex(std::string_view chars) {
     return to_hex(reinterpret_cast<const std::uint8_t*>(chars.data()), chars.size());
+}
+
+/// Index of the first byte where a and b differ (the shorter length if one is a prefix of the
+/// other, the length when they are equal).
+inline std::size_t first_difference(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) noexcept {
+    return static_cast<std::size_t>(
+        std::mismatch(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(std::min(a.size(), b.size())), b.begin())
+            .first -
+        a.begin());
 }
 
 /// "000010: ... 61 62 [63] 64 ... (200 bytes)": the bytes within `radius` of `at`, led by the hex

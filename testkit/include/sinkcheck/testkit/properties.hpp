@@ -191,14 +191,6 @@ std::string pointer_at(format f, const Json& doc, encode_options o, std::size_t 
     return where;
 }
 
-inline std::size_t first_difference(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
-    std::size_t i = 0;
-    while (i < a.size() && i < b.size() && a[i] == b[i]) {
-        ++i;
-    }
-    return i;
-}
-
 /// Which run a message is about: the sink, its window (none: it has none) and the input.
 struct where {
     std::string sink;

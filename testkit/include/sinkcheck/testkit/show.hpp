@@ -21,16 +21,14 @@
 #include <nlohmann/json.hpp>
 
 #include "generators.hpp"
+#include "hex.hpp"
 #include "sinkcheck/options.hpp"
 
 namespace sinkcheck::testkit {
 
 inline void show_bytes(const std::uint8_t* p, std::size_t n, std::ostream& os) {
-    static const char digits[] = "0123456789abcdef";
     const std::size_t shown = n > 48 ? 32 : n;
-    for (std::size_t i = 0; i < shown; ++i) {
-        os << digits[p[i] >> 4] << digits[p[i] & 15];
-    }
+    os << to_hex(p, shown);
     if (shown < n) {
         os << "...(" << n << " bytes)";
     }

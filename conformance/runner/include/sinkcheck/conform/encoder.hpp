@@ -125,8 +125,9 @@ inline constexpr declaration all_declarations[] = {
 /// is what the reference writes, or nullptr where it refuses the value; `refusal_for_invalid_utf8`
 /// says that refusal is the one for invalid UTF-8 (type_error.316). Explained: a value the reference
 /// refuses for invalid UTF-8 written anyway (writes_invalid_utf8; the bytes written are not
-/// judged), or bytes that decode to the expected value once every whole double on both sides is
-/// read as the integer of the same value (whole_floats_as_integers).
+/// judged), or bytes that decode to another value than the expected one, and to the same value once
+/// every whole double on both sides is read as the integer of the same value
+/// (whole_floats_as_integers; so not a float's width, which differs in bytes but not in value).
 const char* explained_by(const declared_behaviour& declared, format f, const std::vector<std::uint8_t>* expected,
                          bool refusal_for_invalid_utf8, const std::vector<std::uint8_t>& actual);
 
