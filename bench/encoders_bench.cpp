@@ -27,11 +27,11 @@
 #include <nlohmann/json.hpp>
 
 #include "sinkcheck/encode.hpp"
-#include "sinkcheck/oracle.hpp"
 #include "sinkcheck/sink/legacy_vector_sink.hpp"
 #include "sinkcheck/sink/protocol_sink.hpp"
 #include "sinkcheck/sink/span_sink.hpp"
 #include "sinkcheck/sink/vector_sink.hpp"
+#include "sinkcheck/testkit/oracle.hpp"
 
 #include "alloc_count.hpp"
 #include "documents.hpp"

@@ -21,7 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sinkcheck/options.hpp"
-#include "sinkcheck/oracle.hpp"
+#include "sinkcheck/testkit/oracle.hpp"
 
 #include "documents.hpp"
 #include "perf_gate.hpp"

@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "sinkcheck/detail/bytes.hpp"
-#include "sinkcheck/instrument/tracing_allocator.hpp"
 #include "sinkcheck/sink/chunked_sink.hpp"
 #include "sinkcheck/sink/legacy_vector_sink.hpp"
 #include "sinkcheck/sink/memory_writer.hpp"
@@ -25,6 +24,7 @@
 #include "sinkcheck/sink/span_sink.hpp"
 #include "sinkcheck/sink/string_sink.hpp"
 #include "sinkcheck/sink/vector_sink.hpp"
+#include "sinkcheck/testkit/instrument/tracing_allocator.hpp"
 
 #include "alloc_count.hpp"
 #include "paired.hpp"

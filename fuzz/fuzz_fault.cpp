@@ -19,8 +19,8 @@
 
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/error.hpp"
-#include "sinkcheck/instrument/fault_sink.hpp"
 #include "sinkcheck/testkit/fuzz_report.hpp"
+#include "sinkcheck/testkit/instrument/fault_sink.hpp"
 #include "sinkcheck/testkit/registry.hpp"
 #include "sinkcheck/testkit/value_from_bytes.hpp"
 #include "support/differential.hpp"

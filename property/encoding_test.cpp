@@ -33,10 +33,10 @@
 
 #include "sinkcheck/detail/utf8.hpp"
 #include "sinkcheck/format/bon8_decoder.hpp"
-#include "sinkcheck/oracle.hpp"
 #include "sinkcheck/testkit/bon8_canonical.hpp"
 #include "sinkcheck/testkit/check.hpp"
 #include "sinkcheck/testkit/divergences.hpp"
+#include "sinkcheck/testkit/oracle.hpp"
 #include "sinkcheck/testkit/properties.hpp"
 #include "sinkcheck/testkit/refusals.hpp"
 #include "sinkcheck/testkit/utf8_oracle.hpp"

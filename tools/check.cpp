@@ -19,7 +19,7 @@
 
 #include "commands.hpp"
 #include "sinkcheck/encode.hpp"
-#include "sinkcheck/oracle.hpp"
+#include "sinkcheck/testkit/oracle.hpp"
 #include "sinkcheck/testkit/registry.hpp"
 #include "sinkcheck/testkit/same_value.hpp"
 

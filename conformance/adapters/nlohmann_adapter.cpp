@@ -7,7 +7,7 @@
 #include "sinkcheck/conform/encoder.hpp"
 #include "sinkcheck/detail/walk.hpp"
 #include "sinkcheck/encode.hpp"
-#include "sinkcheck/oracle.hpp"
+#include "sinkcheck/testkit/oracle.hpp"
 
 namespace sinkcheck::conform {
 namespace {

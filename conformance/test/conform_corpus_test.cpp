@@ -14,7 +14,7 @@
 #include "sinkcheck/conform/corpus.hpp"
 #include "sinkcheck/conform/decode.hpp"
 #include "sinkcheck/encode.hpp"
-#include "sinkcheck/oracle.hpp"
+#include "sinkcheck/testkit/oracle.hpp"
 
 namespace sinkcheck::conform {
 namespace {

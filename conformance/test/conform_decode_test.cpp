@@ -18,7 +18,7 @@
 #include "sinkcheck/conform/run.hpp"
 #include "sinkcheck/conform/value_text.hpp"
 #include "sinkcheck/format/bon8_decoder.hpp"
-#include "sinkcheck/oracle.hpp"
+#include "sinkcheck/testkit/oracle.hpp"
 
 namespace sinkcheck::conform {
 namespace {

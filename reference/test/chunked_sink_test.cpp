@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "sink_test_programs.hpp"
-#include "sinkcheck/instrument/fault_sink.hpp"
-#include "sinkcheck/instrument/tracing_allocator.hpp"
 #include "sinkcheck/sink/chunked_sink.hpp"
+#include "sinkcheck/testkit/instrument/fault_sink.hpp"
+#include "sinkcheck/testkit/instrument/tracing_allocator.hpp"
 
 namespace sinkcheck {
 namespace {

@@ -1,4 +1,4 @@
-// The kit's hook of global operator new (sinkcheck/instrument/global_new.hpp, testkit/src/global_new.cpp,
+// The kit's hook of global operator new (sinkcheck/testkit/instrument/global_new.hpp, testkit/src/global_new.cpp,
 // linked into this test): what is allocated through new inside an armed scope is counted, can be
 // failed, and its release is recorded wherever it comes; everything else is left alone.
 #include <cstddef>
@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sinkcheck/instrument/global_new.hpp"
-#include "sinkcheck/instrument/tracing_allocator.hpp"
+#include "sinkcheck/testkit/instrument/global_new.hpp"
+#include "sinkcheck/testkit/instrument/tracing_allocator.hpp"
 
 namespace sinkcheck {
 namespace {

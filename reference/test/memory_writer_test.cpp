@@ -7,12 +7,12 @@
 #include <gtest/gtest.h>
 
 #include "sink_test_programs.hpp"
-#include "sinkcheck/instrument/capacity_trace.hpp"
-#include "sinkcheck/instrument/tracing_allocator.hpp"
-#include "sinkcheck/instrument/zero_fill_meter.hpp"
 #include "sinkcheck/sink/memory_writer.hpp"
 #include "sinkcheck/sink/seekable_memory_writer.hpp"
 #include "sinkcheck/sink/vector_sink.hpp"
+#include "sinkcheck/testkit/instrument/capacity_trace.hpp"
+#include "sinkcheck/testkit/instrument/tracing_allocator.hpp"
+#include "sinkcheck/testkit/instrument/zero_fill_meter.hpp"
 
 namespace sinkcheck {
 namespace {

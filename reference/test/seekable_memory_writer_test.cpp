@@ -13,10 +13,10 @@
 
 #include "sink_test_programs.hpp"
 #include "sinkcheck/format/bson.hpp"
-#include "sinkcheck/instrument/capacity_trace.hpp"
-#include "sinkcheck/instrument/tracing_allocator.hpp"
 #include "sinkcheck/sink/memory_writer.hpp"
 #include "sinkcheck/sink/seekable_memory_writer.hpp"
+#include "sinkcheck/testkit/instrument/capacity_trace.hpp"
+#include "sinkcheck/testkit/instrument/tracing_allocator.hpp"
 
 namespace sinkcheck {
 namespace {

@@ -17,8 +17,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sinkcheck/encode.hpp"
-#include "sinkcheck/instrument/fault_sink.hpp"
-#include "sinkcheck/oracle.hpp"
+#include "sinkcheck/testkit/instrument/fault_sink.hpp"
+#include "sinkcheck/testkit/oracle.hpp"
 #include "sinkcheck/testkit/registry.hpp"
 #include "test_support.hpp"
 

@@ -24,9 +24,9 @@
 #include <nlohmann/json.hpp>
 
 #include "sinkcheck/encode.hpp"
-#include "sinkcheck/oracle.hpp"
 #include "sinkcheck/testkit/edges.hpp"
 #include "sinkcheck/testkit/hex.hpp"
+#include "sinkcheck/testkit/oracle.hpp"
 
 namespace sinkcheck::test {
 

@@ -2,7 +2,7 @@
 // array, nothrow, aligned, sized), so a sink's allocations through `new` are seen and failed.
 //
 // Linked into a check binary by sinkcheck_add_sink_check unless it is given ALLOCATIONS kit-only.
-// Inside an armed scope with a run tracking allocations (sinkcheck/instrument/global_new.hpp), an
+// Inside an armed scope with a run tracking allocations (sinkcheck/testkit/instrument/global_new.hpp), an
 // allocation goes through the run's allocation_log, which counts it and can make it throw; every
 // other allocation goes straight to malloc. Every form takes its memory from the malloc family
 // and gives it back with free(), so a block may be released by any delete form, tracked or not,
@@ -14,8 +14,8 @@
 #include <cstdlib>
 #include <new>
 
-#include "sinkcheck/instrument/global_new.hpp"
-#include "sinkcheck/instrument/tracing_allocator.hpp"
+#include "sinkcheck/testkit/instrument/global_new.hpp"
+#include "sinkcheck/testkit/instrument/tracing_allocator.hpp"
 
 namespace {
 

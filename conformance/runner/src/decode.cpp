@@ -7,7 +7,7 @@
 
 #include "decoder_base.hpp"
 #include "sinkcheck/format/bon8_decoder.hpp"
-#include "sinkcheck/oracle.hpp"
+#include "sinkcheck/testkit/oracle.hpp"
 
 namespace sinkcheck::conform {
 namespace {

@@ -1,4 +1,5 @@
-// Encoder processes and linked encoders (encoder.hpp), and the protocol frames (protocol.hpp).
+// Encoder processes (encoder.hpp): per-vector and batch sessions over POSIX pipes. The linked
+// encoders are in linked.cpp, the protocol's frames in protocol.cpp.
 //
 // A process under test may crash, hang, flood its output, never read its input, or leave
 // children behind. So: every child leads its own process group and the whole group is killed
@@ -875,69 +876,7 @@ private:
     wire_notation notation_;
 };
 
-// ---- linked encoders --------------------------------------------------------------------------
-
-class linked_session : public encoder_session {
-public:
-    linked_session(const linked_encoder_info& info, std::unique_ptr<linked_encoder> e)
-        : info_(info), e_(std::move(e)) {}
-    encode_outcome encode(const test_vector& v) override {
-        if (info_.formats.empty()) {
-            throw run_stopped("linked:" + info_.name + " declares no format it writes (linked_encoder_info::formats)");
-        }
-        encode_outcome o;
-        if (std::find(info_.formats.begin(), info_.formats.end(), v.fmt) == info_.formats.end()) {
-            o.what = encode_outcome::kind::unsupported;
-            o.message = info_.name + " does not write " + std::string(format_name(v.fmt));
-            return o;
-        }
-        const auto t0 = clock_type::now();
-        try {
-            o.bytes = e_->encode(v.fmt, v.input.value, v.input.wire, v.options());
-            o.what = encode_outcome::kind::output;
-        } catch (const unsupported& e) {
-            o.what = encode_outcome::kind::unsupported;
-            o.message = e.what();
-        } catch (const std::exception& e) {
-            o.what = encode_outcome::kind::refused;
-            o.message = e.what();
-        }
-        o.seconds = seconds_since(t0);
-        return o;
-    }
-
-private:
-    const linked_encoder_info& info_;  // the factory's, which outlives its sessions
-    std::unique_ptr<linked_encoder> e_;
-};
-
-class linked_factory : public encoder_factory {
-public:
-    explicit linked_factory(linked_encoder_info info) : info_(std::move(info)) {}
-    std::string describe() const override {
-        return "linked:" + info_.name + " (" + info_.description + ", in-process)";
-    }
-    std::unique_ptr<encoder_session> open() override { return std::make_unique<linked_session>(info_, info_.make()); }
-
-private:
-    linked_encoder_info info_;
-};
-
 }  // namespace
-
-const char* outcome_name(encode_outcome::kind k) noexcept {
-    switch (k) {
-        case encode_outcome::kind::output: return "output";
-        case encode_outcome::kind::refused: return "refused";
-        case encode_outcome::kind::unsupported: return "unsupported";
-        case encode_outcome::kind::crashed: return "crashed";
-        case encode_outcome::kind::timed_out: return "timed out";
-        case encode_outcome::kind::output_limit: return "output limit";
-        case encode_outcome::kind::protocol_error: return "protocol error";
-        case encode_outcome::kind::harness_error: return "harness error";
-    }
-    return "?";
-}
 
 std::vector<std::string> split_command(const std::string& command) {
     std::vector<std::string> words;
@@ -988,111 +927,9 @@ std::vector<std::string> split_command(const std::string& command) {
     return words;
 }
 
-const char* notation_name(wire_notation n) noexcept {
-    switch (n) {
-        case wire_notation::token: return "token";
-        case wire_notation::json: return "json";
-        case wire_notation::json_decimal: return "json-decimal";
-    }
-    return "?";
-}
-
 std::unique_ptr<encoder_factory> make_process_factory(const std::string& command, process_mode mode,
                                                       const process_limits& limits, wire_notation notation) {
     return std::make_unique<process_factory>(command, mode, limits, notation);
 }
 
-std::vector<linked_encoder_info>& linked_encoders() {
-    static std::vector<linked_encoder_info> all;
-    return all;
-}
-
-void register_linked_encoder(linked_encoder_info info) { linked_encoders().push_back(std::move(info)); }
-
-std::unique_ptr<encoder_factory> make_linked_factory(const linked_encoder_info& info) {
-    return std::make_unique<linked_factory>(info);
-}
-
-namespace protocol {
-
-std::string encode_answer(std::uint8_t status, std::uint32_t seq, const std::string& payload) {
-    std::string frame(1, static_cast<char>(status));
-    put_u32(frame, seq);
-    put_u32(frame, static_cast<std::uint32_t>(payload.size()));
-    return frame + payload;
-}
-
-void append_request(std::string& out, const request& r) {
-    const std::size_t length_at = out.size();
-    put_u32(out, 0);  // the length, known at the end
-    out += "id=";
-    out += r.id;
-    out += "\nseq=";
-    out += std::to_string(r.seq);
-    out += "\nformat=";
-    out += format_name(r.fmt);
-    out += r.use_size ? "\nuse_size=1" : "\nuse_size=0";
-    out += r.use_type ? "\nuse_type=1" : "\nuse_type=0";
-    out += r.plain ? "\nplain=1\n\n" : "\nplain=0\n\n";
-    out += r.value_text;
-    std::string length;
-    put_u32(length, static_cast<std::uint32_t>(out.size() - length_at - 4));
-    out.replace(length_at, 4, length);
-}
-
-std::string encode_request(const request& r) {
-    std::string frame;
-    append_request(frame, r);
-    return frame;
-}
-
-bool decode_request(std::string_view payload, request& r, std::string& message) {
-    const std::size_t split = payload.find("\n\n");
-    if (split == std::string_view::npos) {
-        message = "request without the blank line that ends its header";
-        return false;
-    }
-    r = request();
-    std::string_view head = payload.substr(0, split + 1);
-    bool have_format = false;
-    while (!head.empty()) {
-        const std::size_t eol = head.find('\n');
-        const std::string_view line = head.substr(0, eol);
-        head.remove_prefix(eol + 1);
-        const std::size_t eq = line.find('=');
-        if (eq == std::string_view::npos) {
-            message = "header line without '=': " + std::string(line);
-            return false;
-        }
-        const std::string_view key = line.substr(0, eq);
-        const std::string_view value = line.substr(eq + 1);
-        if (key == "id") {
-            r.id = std::string(value);
-        } else if (key == "seq") {
-            r.seq = static_cast<std::uint32_t>(std::strtoul(std::string(value).c_str(), nullptr, 10));
-        } else if (key == "format") {
-            const auto f = parse_format(value);
-            if (!f) {
-                message = "unknown format '" + std::string(value) + "'";
-                return false;
-            }
-            r.fmt = *f;
-            have_format = true;
-        } else if (key == "use_size") {
-            r.use_size = value == "1";
-        } else if (key == "use_type") {
-            r.use_type = value == "1";
-        } else if (key == "plain") {
-            r.plain = value == "1";
-        }  // unknown keys are ignored: later protocol versions may add some
-    }
-    if (!have_format) {
-        message = "request without format=";
-        return false;
-    }
-    r.value_text = std::string(payload.substr(split + 2));
-    return true;
-}
-
-}  // namespace protocol
 }  // namespace sinkcheck::conform

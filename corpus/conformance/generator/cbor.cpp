@@ -12,7 +12,7 @@
 #include "generator.hpp"
 #include "sinkcheck/conform/canonical.hpp"
 #include "sinkcheck/conform/corpus.hpp"
-#include "sinkcheck/oracle.hpp"
+#include "sinkcheck/testkit/oracle.hpp"
 
 namespace corpus_gen {
 

@@ -29,7 +29,7 @@
 #include "generator.hpp"
 #include "sinkcheck/conform/corpus.hpp"
 #include "sinkcheck/conform/value_text.hpp"
-#include "sinkcheck/oracle.hpp"
+#include "sinkcheck/testkit/oracle.hpp"
 
 namespace corpus_gen {
 

@@ -9,7 +9,7 @@
 // that ran says what its runs never met ("not checked: 0 allocations seen: allocation faults not
 // injected"), and is skipped when it met nothing at all; when the program ends, one summary line
 // per sink gathers both. Link sinkcheck::testkit and GTest::gtest_main (sinkcheck_add_sink_check()
-// in CMake does both, and links the hook of operator new, sinkcheck/instrument/global_new.hpp).
+// in CMake does both, and links the hook of operator new, sinkcheck/testkit/instrument/global_new.hpp).
 #pragma once
 
 #include <cstddef>

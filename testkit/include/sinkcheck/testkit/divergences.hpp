@@ -27,9 +27,9 @@
 
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/options.hpp"
-#include "sinkcheck/oracle.hpp"
 #include "sinkcheck/testkit/edges.hpp"
 #include "sinkcheck/testkit/hex.hpp"
+#include "sinkcheck/testkit/oracle.hpp"
 #include "sinkcheck/testkit/refusals.hpp"
 
 namespace sinkcheck::testkit {

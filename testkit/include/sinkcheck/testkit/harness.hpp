@@ -12,7 +12,7 @@
 // "trims during unwinding" is a claim about exactly that moment.
 //
 // Two logs see the allocations: the target's tracing allocator, and the hook of global operator
-// new (sinkcheck/instrument/global_new.hpp), armed only while the harness is inside a call into
+// new (sinkcheck/testkit/instrument/global_new.hpp), armed only while the harness is inside a call into
 // the sink, so that what the encoder and the harness allocate is never taken for the sink's.
 #pragma once
 
@@ -35,11 +35,11 @@
 
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/error.hpp"
-#include "sinkcheck/instrument/fault_sink.hpp"
-#include "sinkcheck/instrument/global_new.hpp"
-#include "sinkcheck/instrument/tracing_allocator.hpp"
 #include "sinkcheck/sink/growth_observer.hpp"
 #include "sinkcheck/sink/vector_sink.hpp"
+#include "sinkcheck/testkit/instrument/fault_sink.hpp"
+#include "sinkcheck/testkit/instrument/global_new.hpp"
+#include "sinkcheck/testkit/instrument/tracing_allocator.hpp"
 
 #include "sinkcheck/testkit/any_sink.hpp"
 #include "sinkcheck/testkit/sink_traits.hpp"

@@ -23,14 +23,14 @@
 #include <nlohmann/json.hpp>
 
 #include "sinkcheck/encode.hpp"
-#include "sinkcheck/instrument/capacity_trace.hpp"
-#include "sinkcheck/instrument/fault_sink.hpp"
-#include "sinkcheck/instrument/tracing_allocator.hpp"
-#include "sinkcheck/instrument/zero_fill_meter.hpp"
 #include "sinkcheck/options.hpp"
 #include "sinkcheck/sink/counting_sink.hpp"
 #include "sinkcheck/sink/growth_observer.hpp"
 #include "sinkcheck/testkit/any_sink.hpp"
+#include "sinkcheck/testkit/instrument/capacity_trace.hpp"
+#include "sinkcheck/testkit/instrument/fault_sink.hpp"
+#include "sinkcheck/testkit/instrument/tracing_allocator.hpp"
+#include "sinkcheck/testkit/instrument/zero_fill_meter.hpp"
 #include "sinkcheck/testkit/sinks.hpp"
 
 namespace sinkcheck {

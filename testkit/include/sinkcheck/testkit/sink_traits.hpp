@@ -52,10 +52,10 @@
 #include <utility>
 #include <vector>
 
-#include "sinkcheck/instrument/tracing_allocator.hpp"
 #include "sinkcheck/options.hpp"
 #include "sinkcheck/sink/detail/container_sink.hpp"  // default_window, unlimited_window
 #include "sinkcheck/sink/growth_observer.hpp"
+#include "sinkcheck/testkit/instrument/tracing_allocator.hpp"
 
 namespace sinkcheck::testkit {
 

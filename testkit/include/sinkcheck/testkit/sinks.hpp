@@ -21,7 +21,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sinkcheck/instrument/tracing_allocator.hpp"
 #include "sinkcheck/sink/chunked_sink.hpp"
 #include "sinkcheck/sink/counting_sink.hpp"
 #include "sinkcheck/sink/legacy_vector_sink.hpp"
@@ -32,6 +31,7 @@
 #include "sinkcheck/sink/span_sink.hpp"
 #include "sinkcheck/sink/string_sink.hpp"
 #include "sinkcheck/sink/vector_sink.hpp"
+#include "sinkcheck/testkit/instrument/tracing_allocator.hpp"
 
 #include "harness.hpp"
 

@@ -1,4 +1,4 @@
-// sinkcheck/oracle.hpp — nlohmann 3.11.2's own writers and readers, behind sinkcheck's names.
+// sinkcheck/testkit/oracle.hpp — nlohmann 3.11.2's own writers and readers, behind sinkcheck's names.
 //
 // The oracle every comparison is made against. Callers must not hand it a value for which
 // known_divergence() names an id: 3.11.2 may write garbage for those, or assert (BSON with a

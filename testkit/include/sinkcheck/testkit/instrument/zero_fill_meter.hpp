@@ -1,4 +1,4 @@
-// sinkcheck/instrument/zero_fill_meter.hpp — how far ahead of its cursor a sink zero-fills.
+// sinkcheck/testkit/instrument/zero_fill_meter.hpp — how far ahead of its cursor a sink zero-fills.
 //
 // Listens to a vector, string or memory-writer sink's growth events and keeps the most bytes it
 // ever made writable ahead of the cursor at once. Seed 000's promise is a bound on exactly that:

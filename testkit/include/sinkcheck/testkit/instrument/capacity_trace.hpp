@@ -1,4 +1,4 @@
-// sinkcheck/instrument/capacity_trace.hpp — the capacities a growing sink went through.
+// sinkcheck/testkit/instrument/capacity_trace.hpp — the capacities a growing sink went through.
 //
 // Listens to a vector, string or memory-writer sink's growth events and keeps each new capacity
 // once, in order. Seed 000 claims the capacity sequence does not depend on the window; with this

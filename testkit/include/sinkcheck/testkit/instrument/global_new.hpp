@@ -1,4 +1,4 @@
-// sinkcheck/instrument/global_new.hpp — a sink's allocations through global operator new, seen
+// sinkcheck/testkit/instrument/global_new.hpp — a sink's allocations through global operator new, seen
 // and failed like the tracing allocator's.
 //
 // A sink whose target allocates through `new` (std::string, std::ostringstream, absl::Cord,

@@ -1,4 +1,4 @@
-// sinkcheck/instrument/fault_sink.hpp — a wrapper that makes any sink fail on cue.
+// sinkcheck/testkit/instrument/fault_sink.hpp — a wrapper that makes any sink fail on cue.
 //
 // Throws injected_fault (a sink_error) at the k-th write call, or at the first write that would
 // take the position past byte k, before passing that write on: the wrapped sink then holds exactly

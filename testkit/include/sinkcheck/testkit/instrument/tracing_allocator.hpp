@@ -1,4 +1,4 @@
-// sinkcheck/instrument/tracing_allocator.hpp — an allocator that logs, and fails on demand.
+// sinkcheck/testkit/instrument/tracing_allocator.hpp — an allocator that logs, and fails on demand.
 //
 // Every allocate and deallocate made through any copy or rebind of a tracing_allocator goes
 // into one shared allocation_log, with its size. The log can make the k-th allocation from now
@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "sinkcheck/instrument/global_new.hpp"
+#include "sinkcheck/testkit/instrument/global_new.hpp"
 
 namespace sinkcheck {
 
