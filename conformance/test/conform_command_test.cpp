@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -869,6 +870,17 @@ TEST_F(Command, WhatAnEncoderDeclaresIsAnExpectedFailureAndNothingElseIs) {
             EXPECT_TRUE(generated["generated"]["findings"].empty()) << generated["generated"]["findings"];
         }
     }
+    // --list-linked says what each linked encoder declares.
+    ::testing::internal::CaptureStdout();
+    EXPECT_EQ(run({"--list-linked"}), 0);
+    std::istringstream listed(::testing::internal::GetCapturedStdout());
+    std::map<std::string, std::string> lines;
+    for (std::string line; std::getline(listed, line);) lines[line.substr(0, line.find(' '))] = line;
+    EXPECT_NE(lines["linked:integer-floats"].find("(declares whole_floats_as_integers, writes_invalid_utf8)"),
+              std::string::npos)
+        << lines["linked:integer-floats"];
+    EXPECT_EQ(lines["linked:integer-floats-undeclared"].find("declares"), std::string::npos);
+    EXPECT_NE(lines["linked:libbson"].find("(declares writes_invalid_utf8)"), std::string::npos);
     EXPECT_EQ(run({"--format", "msgpack", "--encoder", "linked:integer-floats", "--declare", "floats-as-ints"}), 2);
     EXPECT_NE(err_.find("--declare names one of whole_floats_as_integers, writes_invalid_utf8, not 'floats_as_ints'"),
               std::string::npos)

@@ -2,6 +2,7 @@
 // the runner and the encoder fuzzer (encoder.hpp, explained_by).
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -35,6 +36,14 @@ void whole_floats_to_integers(nlohmann::json& root) {
 }
 
 }  // namespace
+
+std::string declaration_names(const declared_behaviour& d) {
+    std::string out;
+    for (const declaration& each : all_declarations) {
+        if (d.*each.member) out += (out.empty() ? "" : ", ") + std::string(each.name);
+    }
+    return out;
+}
 
 const char* explained_by(const declared_behaviour& declared, format f, const std::vector<std::uint8_t>* expected,
                          bool refusal_for_invalid_utf8, const std::vector<std::uint8_t>& actual) {

@@ -121,14 +121,7 @@ std::string unlisted_text(const run_summary& s) {
     return ", " + std::to_string(s.unlisted.values) + " more counted but not listed (" + by_result + ")";
 }
 
-/// The encoder's declarations, comma-separated, or "".
-std::string declarations_text(const run_summary& s) {
-    std::string out;
-    for (const declaration& each : all_declarations) {
-        if (s.options.declared.*each.member) out += (out.empty() ? "" : ", ") + std::string(each.name);
-    }
-    return out;
-}
+std::string declarations_text(const run_summary& s) { return declaration_names(s.options.declared); }
 
 /// How many expected failures a declaration explains (counted or listed).
 std::size_t declared_count(const run_summary& s) {

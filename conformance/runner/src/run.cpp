@@ -1247,7 +1247,9 @@ int run_conform_command(const std::vector<std::string>& args) {
         if (!o.merge.empty()) return merge_reports(o.merge, o.report, o.output);
         if (list_linked) {
             for (const linked_encoder_info& info : linked_encoders()) {
-                std::printf("linked:%-14s %s\n", info.name.c_str(), info.description.c_str());
+                const std::string declares = declaration_names(info.declared);
+                std::printf("linked:%-14s %s%s\n", info.name.c_str(), info.description.c_str(),
+                            declares.empty() ? "" : (" (declares " + declares + ")").c_str());
             }
             return 0;
         }

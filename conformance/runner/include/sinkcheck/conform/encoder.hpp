@@ -121,6 +121,9 @@ inline constexpr declaration all_declarations[] = {
     {&declared_behaviour::whole_floats_as_integers, "whole_floats_as_integers"},
     {&declared_behaviour::writes_invalid_utf8, "writes_invalid_utf8"}};
 
+/// The names of what d declares, comma-separated ("" for nothing).
+std::string declaration_names(const declared_behaviour& d);
+
 /// The declaration that explains an answer the reference's differs from, or nullptr. `expected`
 /// is what the reference writes, or nullptr where it refuses the value; `refusal_for_invalid_utf8`
 /// says that refusal is the one for invalid UTF-8 (type_error.316). Explained: a value the reference
