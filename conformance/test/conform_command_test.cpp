@@ -870,6 +870,20 @@ TEST_F(Command, WhatAnEncoderDeclaresIsAnExpectedFailureAndNothingElseIs) {
             EXPECT_TRUE(generated["generated"]["findings"].empty()) << generated["generated"]["findings"];
         }
     }
+    // Shards of a declaring encoder's run merge into the same counts.
+    const auto [whole_rc, whole] = graded("integer-floats", {"--generate", "400"});
+    std::vector<std::string> merge;
+    for (const char* shard : {"1/2", "2/2"}) {
+        const auto [shard_rc, part] = graded("integer-floats", {"--generate", "400", "--shard", shard});
+        EXPECT_EQ(shard_rc, 0) << shard;
+        merge.insert(merge.end(), {"--merge", file(std::string("shard") + shard[0] + ".json", part.dump())});
+    }
+    merge.insert(merge.end(), {"--report", "json", "--output", out_path()});
+    EXPECT_EQ(run(merge), 0) << err_;
+    const auto merged = nlohmann::json::parse(read(out_path()));
+    EXPECT_EQ(merged["declared"], whole["declared"]);
+    EXPECT_EQ(merged["declared_failures"], whole["declared_failures"]);
+    EXPECT_EQ(merged["expected_failures"], whole["expected_failures"]);
     // --list-linked says what each linked encoder declares.
     ::testing::internal::CaptureStdout();
     EXPECT_EQ(run({"--list-linked"}), 0);

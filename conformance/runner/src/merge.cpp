@@ -98,6 +98,10 @@ int merge_reports(const std::vector<std::string>& files, report_kind kind, const
                                         "'s: not a shard of the same run");
                 }
             }
+            if (docs[k].value("declared", json::array()) != first.value("declared", json::array())) {
+                throw conform_error(files[k] + ": declared differs from " + files[0] +
+                                    "'s: not a shard of the same run");
+            }
             for (const char* key : {"values", "seed", "profile"}) {
                 if (docs[k]["generated"].value(key, json()) != first["generated"].value(key, json())) {
                     throw conform_error(files[k] + ": generated." + key + " differs from " + files[0] +
@@ -120,6 +124,7 @@ int merge_reports(const std::vector<std::string>& files, report_kind kind, const
         json merged = json::object();
         merged["generated"] = json::object();
         for (const char* key : {"format", "level", "encoder", "max_unsupported"}) merged[key] = first[key];
+        merged["declared"] = first.value("declared", json::array());
         merged["corpus"] = std::to_string(first["generated"].value("values", std::uint64_t{0})) +
                            " generated values, merged from " + std::to_string(shards) + " shards";
         json sums = json::object();
@@ -131,8 +136,8 @@ int merge_reports(const std::vector<std::string>& files, report_kind kind, const
         json vectors = json::array();
         for (std::size_t k = 0; k < docs.size(); ++k) {
             const json& d = docs[k];
-            for (const char* key : {"total", "graded", "listed", "failures", "expected_failures", "unexpected_passes",
-                                    "unsupported", "unsupported_listed"}) {
+            for (const char* key : {"total", "graded", "listed", "failures", "expected_failures", "declared_failures",
+                                    "unexpected_passes", "unsupported", "unsupported_listed"}) {
                 sums[key] = sums.value(key, std::uint64_t{0}) + d.value(key, std::uint64_t{0});
             }
             add_counts(counts, d.value("counts", json::object()));
