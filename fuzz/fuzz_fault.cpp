@@ -59,7 +59,7 @@ struct scenario {
 };
 
 [[noreturn]] void finding(mismatch kind, const scenario& s, const json& j, const std::string& text) {
-    const std::string who = std::string(s.sink->name) + "/w=" + fuzz::window_label(s.window);
+    const std::string who = std::string(s.sink->name) + "/w=" + testkit::window_name(s.window);
     fuzz::print_finding_header(kind, format_name(s.fmt), who, "the fault contract");
     fuzz::print_note(who, text);
     fuzz::print_note("fault", s.faults.allocation != 0 ? "allocation #" + std::to_string(s.faults.allocation)

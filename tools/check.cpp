@@ -47,8 +47,6 @@ constexpr std::string_view usage =
     "exit status: 0 everything agreed; 1 a sink, window, the oracle or the round trip disagreed\n"
     "without a recorded divergence; 2 usage error or malformed input\n";
 
-constexpr std::size_t check_windows[] = {1, 7, 64, 4096, 65536, unlimited_window};
-
 /// nlohmann 3.11.2's to_bson sizes every sub-document again at each level above it: time grows
 /// with the square of the depth (20,000 levels take 11 s). Deeper values skip that oracle run.
 constexpr std::size_t bson_oracle_max_depth = 4096;
@@ -72,8 +70,6 @@ struct row {
     std::string result;
     bool failed = false;
 };
-
-std::string window_text(std::size_t w) { return w == unlimited_window ? "unlimited" : std::to_string(w); }
 
 /// At most four capacities shown: "64,128,...,8192 (9)".
 std::string abbreviate(const std::vector<std::size_t>& caps) {
@@ -163,7 +159,7 @@ public:
         }
         for (const sink_info& s : all_sinks()) {
             if (s.windowed) {
-                for (std::size_t w : check_windows) {
+                for (std::size_t w : testkit::window_sizes()) {
                     rows_.push_back(sink_row(s, w));
                 }
             } else {
@@ -254,7 +250,7 @@ private:
     row sink_row(const sink_info& s, std::size_t window) {
         row r{std::string(s.name)};
         if (s.windowed) {
-            r.window = window_text(window);
+            r.window = testkit::window_name(window);
         }
         sink_run run;
         outcome o;

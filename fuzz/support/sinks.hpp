@@ -102,10 +102,6 @@ inline std::size_t window_for(std::size_t pick) {
     return table[pick % (sizeof table / sizeof table[0])];
 }
 
-inline std::string window_label(std::size_t w) {
-    return w == unlimited_window ? std::string("unlimited") : std::to_string(w);
-}
-
 /// The deliberately broken sink's run, shaped like a catalogue sink's (broken_sink.hpp).
 template <class Write>
 sink_result run_broken_sink(Write& write, std::size_t site) {
@@ -164,7 +160,7 @@ void for_each_sink_run(format f, const nlohmann::json& j, const encode_options& 
         {
             sink_result r;
             r.site = i + 1;
-            r.label = std::string(info.name) + (info.windowed ? "/w=" + window_label(window) : "");
+            r.label = std::string(info.name) + (info.windowed ? "/w=" + testkit::window_name(window) : "");
             sink_run run;
             try {
                 run = run_sink(info.name, window, f, j, o);
@@ -188,8 +184,8 @@ void for_each_sink_run(format f, const nlohmann::json& j, const encode_options& 
                 } else if (info.windowed && run.max_zero_fill > window && run.max_zero_fill > longest_write()) {
                     r.problem_kind = mismatch::zero_fill;
                     r.problem = "zero-filled " + std::to_string(run.max_zero_fill) +
-                                " bytes ahead of the cursor; window " + window_label(window) + ", longest write " +
-                                std::to_string(longest_write());
+                                " bytes ahead of the cursor; window " + testkit::window_name(window) +
+                                ", longest write " + std::to_string(longest_write());
                 } else if ((info.windowed || growth_rule) && !run.capacities.empty() && run.max_zero_fill == 0) {
                     // every growth makes room for at least the write that needed it
                     r.problem_kind = mismatch::zero_fill;
