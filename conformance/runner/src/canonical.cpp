@@ -150,14 +150,30 @@ bytes canonical_cbor(const json& value) {
     return out;
 }
 
-bool has_canonical_encoding(format f) noexcept { return f == format::cbor || f == format::bon8; }
+// Switches without a default: a new format is a -Wswitch error until it says whether it has a
+// canonical form and what it is.
+bool has_canonical_encoding(format f) noexcept {
+    switch (f) {
+        case format::cbor:
+        case format::bon8: return true;
+        case format::msgpack:
+        case format::ubjson:
+        case format::bjdata:
+        case format::bson: return false;
+    }
+    return false;
+}
 
 std::optional<bytes> canonical_bytes(format f, const json& value, const bytes& exact) {
     switch (f) {
         case format::cbor: return canonical_cbor(value);
         case format::bon8: return exact;
-        default: return std::nullopt;
+        case format::msgpack:
+        case format::ubjson:
+        case format::bjdata:
+        case format::bson: return std::nullopt;
     }
+    return std::nullopt;
 }
 
 }  // namespace sinkcheck::conform
