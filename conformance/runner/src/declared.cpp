@@ -35,6 +35,14 @@ void whole_floats_to_integers(nlohmann::json& root) {
     }
 }
 
+/// The name all_declarations gives a declaration.
+const char* name_of(bool declared_behaviour::*member) noexcept {
+    for (const declaration& each : all_declarations) {
+        if (each.member == member) return each.name;
+    }
+    return "?";
+}
+
 }  // namespace
 
 std::string declaration_names(const declared_behaviour& d) {
@@ -48,7 +56,9 @@ std::string declaration_names(const declared_behaviour& d) {
 const char* explained_by(const declared_behaviour& declared, format f, const std::vector<std::uint8_t>* expected,
                          bool refusal_for_invalid_utf8, const std::vector<std::uint8_t>& actual) {
     if (expected == nullptr) {
-        return declared.writes_invalid_utf8 && refusal_for_invalid_utf8 ? "writes_invalid_utf8" : nullptr;
+        return declared.writes_invalid_utf8 && refusal_for_invalid_utf8
+                   ? name_of(&declared_behaviour::writes_invalid_utf8)
+                   : nullptr;
     }
     if (!declared.whole_floats_as_integers) return nullptr;
     decoded_value want = decode_value(f, *expected);
@@ -58,7 +68,7 @@ const char* explained_by(const declared_behaviour& declared, format f, const std
     if (!want.ok || !got.ok || same_value(want.value, got.value)) return nullptr;
     whole_floats_to_integers(want.value);
     whole_floats_to_integers(got.value);
-    return same_value(want.value, got.value) ? "whole_floats_as_integers" : nullptr;
+    return same_value(want.value, got.value) ? name_of(&declared_behaviour::whole_floats_as_integers) : nullptr;
 }
 
 }  // namespace sinkcheck::conform
