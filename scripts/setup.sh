@@ -10,6 +10,8 @@ set -euo pipefail
 # The CLI is built with the test tree (SINKCHECK_BUILD_TESTS), so GoogleTest and RapidCheck are
 # among its build dependencies; the linked adapters need msgpack-cxx, libcbor and libbson, and
 # the fuzz replay binaries built with the CLI clang's FuzzedDataProvider.h (libclang-rt-14-dev).
+# The full set adds the subjects the tests grade: Python encoders, and Go's and Rust's standard
+# sinks under the sink protocol (golang-go, rustc: examples/sink-protocol).
 tool_packages=(
   cmake ninja-build g++ nlohmann-json3-dev librapidcheck-dev libgtest-dev
   libmsgpack-cxx-dev libcbor-dev libbson-dev pkg-config libclang-rt-14-dev
@@ -19,6 +21,7 @@ packages=(
   clang-14 llvm-14 lld-14 clang-format-14 clang-tidy-14 binutils git libbenchmark-dev
   python3 python3-cbor2 python3-msgpack python3-ubjson python3-bjdata python3-bson python3-jsonschema python3-yaml
   valgrind zip unzip afl++ ccache libfmt-dev libprotobuf-dev libabsl-dev
+  golang-go rustc
 )
 case "${1:-}" in
   --tool) packages=("${tool_packages[@]}") ;;

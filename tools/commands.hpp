@@ -85,6 +85,7 @@ struct command {
     X(encode)                     \
     X(decode)                     \
     X(check)                      \
+    X(check_sink)                 \
     X(formats)                    \
     X(sinks)                      \
     X(conform)                    \

@@ -6,6 +6,7 @@
 // exception ends here as a message.
 #include <pthread.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -31,9 +32,11 @@ void print_tool_usage(std::FILE* out) {
         "sinkcheck reference encoders, and checks every output sink against nlohmann 3.11.2.\n"
         "\n"
         "commands:\n";
+    std::size_t width = 0;
+    for (const command* c : command_table) width = std::max(width, c->name.size());
     for (const command* c : command_table) {
         std::string name(c->name);
-        name.resize(10, ' ');
+        name.resize(width + 2, ' ');
         text += "  " + name + std::string(c->summary) + "\n";
     }
     text +=

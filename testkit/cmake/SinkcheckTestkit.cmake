@@ -15,6 +15,13 @@
 #   links libFuzzer; otherwise the kit's replay main, and CORPUS (when given) is replayed as a
 #   CTest test, so the target builds and runs with any compiler.
 #
+# sinkcheck_add_process_sink_check(NAME COMMAND cmd [arg...] [DEPENDS target...] [CHECK_ARGS arg...]
+#                                  [LABELS label...] [TIMEOUT s] [EXPECT_CAUGHT regex])
+#   A CTest test NAME: `sinkcheck check-sink CHECK_ARGS -- cmd arg...`, a sink in another process
+#   and language under the sink protocol (docs/sink-protocol.md; the helpers of each language are
+#   in SINKCHECK_SINK_PROTOCOL_DIR). EXPECT_CAUGHT: the sink is a broken one, and the test passes
+#   only when check-sink exits 1 with output matching regex. DEPENDS: targets that build cmd.
+#
 # sinkcheck_add_encoder_check(NAME SOURCES src... [LIBS lib...] [LEVEL exact|canonical|equivalent]
 #                             [FORMATS format...] [EXPECTED_FAILURES file] [CORPUS path] [LABELS label...])
 #   NAME-conform: `sinkcheck conform` with the encoder of the sources' SINKCHECK_ENCODER line linked
@@ -100,6 +107,27 @@ function(sinkcheck_add_sink_check name)
 endfunction()
 
 option(SINKCHECK_FUZZ "Build sinkcheck fuzz targets with libFuzzer (clang only)" OFF)
+function(sinkcheck_add_process_sink_check name)
+  cmake_parse_arguments(ARG "" "TIMEOUT;EXPECT_CAUGHT" "COMMAND;DEPENDS;CHECK_ARGS;LABELS" ${ARGN})
+  if(NOT ARG_COMMAND)
+    message(FATAL_ERROR "sinkcheck_add_process_sink_check(${name}): COMMAND is required")
+  endif()
+  set(tool "${SINKCHECK_TOOL}")
+  if(TARGET sinkcheck_cli)  # in sinkcheck's own tree
+    set(tool "$<TARGET_FILE:sinkcheck_cli>")
+  endif()
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 600)
+  endif()
+  add_test(NAME ${name} COMMAND "${tool}" check-sink ${ARG_CHECK_ARGS} -- ${ARG_COMMAND})
+  set_tests_properties(${name} PROPERTIES LABELS "sinkcheck;${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
+  if(ARG_EXPECT_CAUGHT)
+    # exit 1 with the finding: a protocol error (exit 2) is no catch
+    set_tests_properties(${name} PROPERTIES WILL_FAIL FALSE PASS_REGULAR_EXPRESSION "${ARG_EXPECT_CAUGHT}"
+      FAIL_REGULAR_EXPRESSION "sinkcheck check-sink: .*: |PASS: every answer")
+  endif()
+endfunction()
+
 function(sinkcheck_add_sink_fuzzer name)
   cmake_parse_arguments(ARG "" "CORPUS" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})

@@ -22,6 +22,7 @@
 #include <thread>
 #include <tuple>
 
+#include "choice_stream.hpp"
 #include "sinkcheck/conform/canonical.hpp"
 #include "sinkcheck/conform/run.hpp"
 #include "sinkcheck/encode.hpp"
@@ -51,16 +52,7 @@ constexpr std::size_t shrunk_per_class = 3;
 /// enough for an encoder that recurses (Python's default limit is 1000 frames).
 constexpr std::size_t plain_max_depth = 256;
 
-/// splitmix64: a fixed, portable stream (std::uniform_int_distribution is not).
-struct choice_stream {
-    std::uint64_t state;
-    std::uint64_t next() {
-        std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-};
+using detail::choice_stream;
 
 /// A value's choices: the bytes the builder reads, and the encoder options (UBJSON, BJData).
 struct choices {

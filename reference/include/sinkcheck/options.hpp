@@ -36,6 +36,20 @@ static_assert(format_name(static_cast<format>(all_formats.size())) == "?" &&
                   all_formats.back() == static_cast<format>(all_formats.size() - 1),
               "all_formats must list every sinkcheck::format, in order");
 
+/// Whether the container options (encode_options::use_size, use_type) mean anything to the
+/// format: UBJSON's and BJData's counted and typed containers; every other encoder ignores them.
+inline constexpr bool takes_container_shape(format f) noexcept {
+    switch (f) {
+        case format::ubjson:
+        case format::bjdata: return true;
+        case format::cbor:
+        case format::msgpack:
+        case format::bson:
+        case format::bon8: return false;
+    }
+    return false;
+}
+
 inline std::optional<format> parse_format(std::string_view name) noexcept {
     for (format f : all_formats) {
         if (format_name(f) == name) {
