@@ -307,7 +307,7 @@ TEST(SinkJudge, AWriteOfNoBytesChangesNothingEvenAfterASeekPastTheEnd) {
 
 TEST(SinkAnswer, MalformedAnswersAreRefusedWithTheirOffset) {
     sp::answer a;
-    const std::string not_r = "x\0\0\0\0";
+    const std::string not_r("x\0\0\0\0", 5);
     EXPECT_THROW(sp::read_answer(reinterpret_cast<const std::uint8_t*>(not_r.data()), 5, 1, 100, a),
                  std::runtime_error);
     std::string too_many = "r";

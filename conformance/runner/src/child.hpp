@@ -35,8 +35,6 @@
 
 #include "sinkcheck/conform/encoder.hpp"
 
-extern char** environ;
-
 namespace sinkcheck::conform::detail {
 
 using clock_type = std::chrono::steady_clock;

@@ -27,9 +27,9 @@ using detail::pump_end;
 /// batch's answers stay small.
 constexpr std::size_t batch_programs = 16;
 /// stderr kept from the process, for the report of a broken conversation.
-constexpr std::size_t stderr_cap = 64 * 1024;
+constexpr std::size_t stderr_cap = std::size_t{64} * 1024;
 /// The greeting may not be longer.
-constexpr std::size_t max_greeting = 64 * 1024;
+constexpr std::size_t max_greeting = std::size_t{64} * 1024;
 
 /// The process broke the protocol: exit 2, with the message and what it wrote to stderr.
 class protocol_error : public std::runtime_error {

@@ -312,7 +312,7 @@ std::size_t read_answer(const std::uint8_t* p, std::size_t n, std::size_t calls,
 
 std::string describe_calls(const program& p, std::size_t first, std::size_t last) {
     std::string out;
-    last = std::min(last, p.calls.size() == 0 ? 0 : p.calls.size() - 1);
+    last = std::min(last, p.calls.empty() ? 0 : p.calls.size() - 1);
     for (std::size_t i = first; i <= last && i < p.calls.size(); ++i) {
         out += "    call " + std::to_string(i) + ": " + describe(p, i);
         const call& c = p.calls[i];
