@@ -54,7 +54,7 @@ inline value_profile oracle_profile(bool hostile) {
 }
 
 std::vector<shape> shapes_for(format f) {
-    if (f == format::ubjson || f == format::bjdata) {
+    if (takes_container_shape(f)) {
         return {shape::plain, shape::use_size, shape::use_size_and_type};
     }
     return {shape::plain};

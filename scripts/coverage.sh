@@ -75,8 +75,13 @@ if [ ${#objects[@]} -eq 0 ]; then
   exit 2
 fi
 # the product, and the instrumentation and registry the product's own tests run it through
-kit="$root/testkit/include/sinkcheck"
-sources=("$root/reference/include" "$kit/instrument" "$kit/oracle.hpp" "$kit/testkit/registry.hpp")
+kit="$root/testkit/include/sinkcheck/testkit"
+sources=("$root/reference/include" "$kit/instrument" "$kit/oracle.hpp" "$kit/registry.hpp")
+# a path that no longer exists would be left out with only a warning of llvm-cov, and the floor
+# compared with another set of files
+for s in "${sources[@]}"; do
+  [ -e "$s" ] || { echo "coverage: $s does not exist (moved? update the list above)" >&2; exit 2; }
+done
 cov=(-instr-profile="$out/all.profdata" "${objects[@]:1}")
 
 llvm-cov-14 report "${cov[@]}" "${sources[@]}" >"$out/summary.txt"

@@ -134,7 +134,7 @@ private:
 
     static std::vector<encode_options> text_options() {
         std::vector<encode_options> all(1);
-        if (fmt == format::ubjson || fmt == format::bjdata) {
+        if (takes_container_shape(fmt)) {
             all.push_back(options_from_bits(1));
             all.push_back(options_from_bits(3));
         }

@@ -99,7 +99,7 @@ std::vector<json> documents() {
 
 std::vector<encode_options> options_for(format f) {
     std::vector<encode_options> out{encode_options{}};
-    if (f == format::ubjson || f == format::bjdata) {
+    if (takes_container_shape(f)) {
         encode_options typed;
         typed.use_size = true;
         typed.use_type = true;

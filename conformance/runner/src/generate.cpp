@@ -66,7 +66,7 @@ choices draw(format f, std::uint64_t seed, std::uint64_t index, std::uint64_t at
     s.state = s.next() ^ attempt;
     choices c;
     const encode_options o = fuzz::options_from_bits(static_cast<std::uint8_t>(s.next()));
-    if (f == format::ubjson || f == format::bjdata) {  // the only formats with options
+    if (takes_container_shape(f)) {
         c.options.use_size = o.use_size;
         c.options.use_type = o.use_type;
     }

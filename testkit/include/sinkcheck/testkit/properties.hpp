@@ -62,7 +62,7 @@ enum class shape { plain, use_size, use_size_and_type };
 
 inline encode_options options_for(format f, shape s) {
     encode_options o;
-    if (f == format::ubjson || f == format::bjdata) {
+    if (takes_container_shape(f)) {
         o.use_size = s != shape::plain;
         o.use_type = s == shape::use_size_and_type;
     }
