@@ -256,32 +256,35 @@ int run_check_sink(const check_options& o) {
             if (batch.empty()) break;
             std::string wire;
             std::size_t limit = 0;
+            std::vector<std::uint64_t> held_bound;  // per program, asked again at every read
             for (const program& q : batch) {
                 append_program(wire, q);
-                limit += 5 + 16 * q.calls.size() + 4 + 65536 + 8 + most_held(q);
+                held_bound.push_back(most_held(q));
+                limit += 5 + 16 * q.calls.size() + 4 + 65536 + 8 + held_bound.back();
             }
             std::vector<std::uint8_t> out;
             std::size_t written = 0;
             std::size_t parsed = 0;
             std::size_t answered = 0;
             std::vector<answer> answers(batch.size());
-            const pump_end how = pump(c, wire, written, false, out, err, limit, stderr_cap,
-                                      deadline_after(o.timeout_seconds), [&](const std::vector<std::uint8_t>& bytes) {
-                                          while (answered < batch.size()) {
-                                              const program& q = batch[answered];
-                                              std::size_t took = 0;
-                                              try {
-                                                  took = read_answer(bytes.data() + parsed, bytes.size() - parsed,
-                                                                     q.calls.size(), most_held(q), answers[answered]);
-                                              } catch (const std::runtime_error& e) {
-                                                  throw protocol_error("its answer to " + q.origin + ": " + e.what());
-                                              }
-                                              if (took == 0) break;
-                                              parsed += took;
-                                              ++answered;
-                                          }
-                                          return answered == batch.size();
-                                      });
+            const pump_end how =
+                pump(c, wire, written, false, out, err, limit, stderr_cap, deadline_after(o.timeout_seconds),
+                     [&](const std::vector<std::uint8_t>& bytes) {
+                         while (answered < batch.size()) {
+                             const program& q = batch[answered];
+                             std::size_t took = 0;
+                             try {
+                                 took = read_answer(bytes.data() + parsed, bytes.size() - parsed, q.calls.size(),
+                                                    held_bound[answered], answers[answered]);
+                             } catch (const std::runtime_error& e) {
+                                 throw protocol_error("its answer to " + q.origin + ": " + e.what());
+                             }
+                             if (took == 0) break;
+                             parsed += took;
+                             ++answered;
+                         }
+                         return answered == batch.size();
+                     });
             if (how != pump_end::done) {
                 throw protocol_error(with_stderr("no answer to " + batch[answered].origin + ": " +
                                                      pump_problem(how, o) + " (" + std::to_string(answered) + " of " +
