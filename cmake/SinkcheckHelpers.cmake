@@ -20,25 +20,32 @@ if(SINKCHECK_COVERAGE)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "SINKCHECK_COVERAGE=ON needs clang (source-based coverage); configure with -DCMAKE_CXX_COMPILER=clang++-14")
   endif()
-  add_compile_options(-fprofile-instr-generate -fcoverage-mapping)
-  add_link_options(-fprofile-instr-generate)
+  # Where a program writes its profile when LLVM_PROFILE_FILE is not set (the scripts always set
+  # it): an absolute path, merged per binary, instead of clang's default.profraw in whatever
+  # directory the program ran in. Absolute also for ccache, which hashes the working directory of
+  # a compile whose profile path is relative, so no other build directory would find the objects.
+  set(SINKCHECK_PROFILE_FILE "/tmp/sinkcheck-%m.profraw" CACHE STRING
+      "Default profile of coverage-instrumented programs (LLVM_PROFILE_FILE overrides it at run time)")
+  add_compile_options(-fprofile-instr-generate=${SINKCHECK_PROFILE_FILE} -fcoverage-mapping)
+  add_link_options(-fprofile-instr-generate=${SINKCHECK_PROFILE_FILE})
 endif()
 
 # sinkcheck_add_test(NAME SOURCES src... [LIBS lib...] [LABELS label...] [TIMEOUT s]
-#                    [SWEEPS regex])
+#                    [SWEEPS regex] [ENVIRONMENT VAR=value...])
 # One GoogleTest executable; each TEST() becomes its own CTest test. The tests whose name
 # matches SWEEPS get label sweep too: a check repeated over the whole corpus or many values
 # through processes, run by the g++ stage and left out of the sanitizer stage (scripts/test.sh).
 function(sinkcheck_add_test name)
-  cmake_parse_arguments(ARG "" "TIMEOUT;SWEEPS" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT;SWEEPS" "SOURCES;LIBS;LABELS;ENVIRONMENT" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE sinkcheck::testkit_core sinkcheck_warnings GTest::gtest GTest::gtest_main ${ARG_LIBS})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 600)
   endif()
   if(ARG_SWEEPS)
-    sinkcheck_discover_gtests(${name} LABELS ${ARG_LABELS} TIMEOUT ${ARG_TIMEOUT} EXTRA_LABEL sweep MATCHING "${ARG_SWEEPS}")
+    sinkcheck_discover_gtests(${name} LABELS ${ARG_LABELS} TIMEOUT ${ARG_TIMEOUT} EXTRA_LABEL sweep MATCHING "${ARG_SWEEPS}"
+      ENVIRONMENT ${ARG_ENVIRONMENT})
   else()
-    sinkcheck_discover_gtests(${name} LABELS ${ARG_LABELS} TIMEOUT ${ARG_TIMEOUT})
+    sinkcheck_discover_gtests(${name} LABELS ${ARG_LABELS} TIMEOUT ${ARG_TIMEOUT} ENVIRONMENT ${ARG_ENVIRONMENT})
   endif()
 endfunction()

@@ -22,7 +22,10 @@ step(${CMAKE_COMMAND} -S "${EXAMPLES_DIR}" -B "${WORK_DIR}/build" -G Ninja -DCMA
      "-DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER}" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG"
      "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix")
 step(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
-step(${CTEST} --test-dir "${WORK_DIR}/build" --output-on-failure)
+# the examples' tests in parallel, one per core: this test runs alone (RUN_SERIAL), so the cores
+# are its own
+cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
+step(${CTEST} --test-dir "${WORK_DIR}/build" --output-on-failure -j ${cores})
 # Every check here is registered with LABELS examples (the fuzz target's corpus replay carries
 # the kit's own fuzz-replay label): selecting by the label must find them all
 # (sinkcheck_add_sink_check once lost every label but "sinkcheck" and the TIMEOUT on the way

@@ -82,7 +82,9 @@ sources=("$root/reference/include" "$kit/instrument" "$kit/oracle.hpp" "$kit/reg
 for s in "${sources[@]}"; do
   [ -e "$s" ] || { echo "coverage: $s does not exist (moved? update the list above)" >&2; exit 2; }
 done
-cov=(-instr-profile="$out/all.profdata" "${objects[@]:1}")
+# paths in the coverage maps are relative to the build directory when ccache compiled them
+# (CMakePresets.json, clang-instrumented)
+cov=(-instr-profile="$out/all.profdata" --compilation-dir="$build" "${objects[@]:1}")
 
 llvm-cov-14 report "${cov[@]}" "${sources[@]}" >"$out/summary.txt"
 llvm-cov-14 show "${cov[@]}" -format=html -output-dir="$out/html" -show-branches=count "${sources[@]}" >/dev/null

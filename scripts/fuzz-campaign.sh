@@ -24,7 +24,7 @@ usage: scripts/fuzz-campaign.sh [options]
   --fork N          run each target in libFuzzer fork mode with N workers (default: the number
                     of cores; 1 runs without fork mode)
   --targets "A B"   only these targets (default: every fuzz_* target that was built)
-  --build DIR       build directory (default build-fuzz)
+  --build DIR       build directory (default build/fuzz-campaign)
   --out DIR         logs, scratch corpora and findings (default out/fuzz)
   --no-merge        do not merge new inputs into corpus/<target>/
   --no-keep         do not copy minimised findings into corpus/regressions/<target>/
@@ -39,7 +39,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 budget=${SINKCHECK_FUZZ_TIME:-60}
 fork=$(nproc)
 targets=""
-build="$root/build-fuzz"
+build="$root/build/fuzz-campaign"
 out="$root/out/fuzz"
 merge=1
 keep=1
@@ -51,7 +51,7 @@ while [ $# -gt 0 ]; do
     --time) budget=$2; shift 2 ;;
     --fork|--jobs) fork=$2; shift 2 ;;
     --targets) targets=$2; shift 2 ;;
-    --build) build=$2; shift 2 ;;
+    --build) build=$(mkdir -p "$2" && cd "$2" && pwd); shift 2 ;;
     --out) out=$2; shift 2 ;;
     --no-merge) merge=0; shift ;;
     --no-keep) keep=0; shift ;;
@@ -69,7 +69,7 @@ esac
 
 # --- packages -------------------------------------------------------------------------------
 packages=(clang-14 libclang-rt-14-dev llvm-14 nlohmann-json3-dev libgtest-dev librapidcheck-dev cmake ninja-build
-          python3 binutils)
+          python3 binutils ccache)
 if [ "$install" = 1 ]; then
   missing=()
   for p in "${packages[@]}"; do
@@ -88,6 +88,8 @@ fi
 # --- build ----------------------------------------------------------------------------------
 if [ "$build_it" = 1 ]; then
   echo "fuzz-campaign: building libFuzzer targets (clang 14, ASan + UBSan, coverage $coverage) in $build"
+  # paths relative to the checkout, so another clone's build (the sanitizer stage's) serves this one
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
   cov_flag=OFF
   [ "$coverage" = 0 ] || cov_flag=ON
   cmake --preset fuzz-campaign -S "$root" -B "$build" -DSINKCHECK_COVERAGE="$cov_flag" >"$build.configure.log" 2>&1 \
@@ -258,7 +260,8 @@ if [ "$coverage" = 1 ] && readelf -S "$build/fuzz/${targets%% *}" 2>/dev/null | 
       "$out/$t/corpus" >"$cov/$t.log" 2>&1 || echo "fuzz-campaign: $t's coverage run failed (see $cov/$t.log)" >&2
     [ -f "$cov/$t.profraw" ] || continue
     llvm-profdata-14 merge -sparse "$cov/$t.profraw" -o "$cov/$t.profdata" 2>>"$cov/merge.log"
-    llvm-cov-14 export -summary-only -instr-profile="$cov/$t.profdata" "$bin" "$root/reference/include" \
+    llvm-cov-14 export -summary-only -instr-profile="$cov/$t.profdata" --compilation-dir="$build" "$bin" \
+      "$root/reference/include" \
       >"$cov/$t.summary.json" 2>>"$cov/merge.log"
     objects+=(-object "$bin")
   done
@@ -266,7 +269,7 @@ if [ "$coverage" = 1 ] && readelf -S "$build/fuzz/${targets%% *}" 2>/dev/null | 
     # targets instantiate some templates differently; llvm-profdata and llvm-cov warn about
     # those functions ("mismatched data", in coverage/merge.log) and count the first
     llvm-profdata-14 merge -sparse "$cov"/*.profraw -o "$cov/all.profdata" 2>>"$cov/merge.log"
-    all=(-instr-profile="$cov/all.profdata" "${objects[@]:1}")
+    all=(-instr-profile="$cov/all.profdata" --compilation-dir="$build" "${objects[@]:1}")
     llvm-cov-14 export -summary-only "${all[@]}" "$root/reference/include" >"$cov/all.summary.json" 2>>"$cov/merge.log"
     llvm-cov-14 report "${all[@]}" "$root/reference/include" >"$cov/all.report.txt" 2>>"$cov/merge.log"
     llvm-cov-14 show -format=text "${all[@]}" "$root/reference/include" >"$cov/all.show.txt" 2>>"$cov/merge.log"

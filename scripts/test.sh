@@ -39,11 +39,12 @@ stage "format check" bash scripts/format.sh --check
 
 # Both builds are configured from CMakePresets.json (presets gcc and clang-asan, which say why
 # each flag is there).
-# ccache (scripts/setup.sh installs it; the gcc preset names it as launcher) for the g++ build: a
-# rerun, or CI after a developer's run on the same machine, compiles only what changed. Paths are
-# hashed relative to the checkout, so another clone hits the same entries. The clang build is
-# left out: its coverage mapping records absolute source paths, which a cached object from
-# another checkout would get wrong.
+# ccache (scripts/setup.sh installs it; the gcc and clang-asan presets name it as launcher): a
+# rerun compiles only what changed, and the fresh-machine stage's builds (the tool with g++, the
+# fuzz targets with the clang-asan flags, CMakePresets.json's clang-instrumented) come from this
+# run's. Paths are hashed relative to the checkout, so another clone hits the same entries; the
+# clang build records its paths relative to the build directory (-ffile-compilation-dir=.), so a
+# cached object's coverage map and line tables hold in any clone.
 launcher=()
 if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=true
@@ -62,7 +63,7 @@ stage "test gcc" ctest --test-dir build/gcc --output-on-failure -j "$jobs" --tim
 # encoders, conformance/runner/CMakeLists.txt) ran in the g++ stage; under the sanitizers they
 # would take about half of this stage's tests' time to go through code the smaller tests run.
 profiles="$root/build/clang-asan/profiles"
-stage "configure clang-asan" cmake --preset clang-asan
+stage "configure clang-asan" cmake --preset clang-asan "${launcher[@]}"
 stage "build clang-asan" cmake --build build/clang-asan -j "$jobs"
 rm -rf "$profiles"
 stage "test clang-asan" env LLVM_PROFILE_FILE="$profiles/%4m.profraw" \

@@ -53,9 +53,10 @@ endfunction()
 # LABELS "a;b" TIMEOUT s) flattens the list on its way into the generated script (the test ends
 # up with the one label a, and b and TIMEOUT read as property names), so the properties are set
 # by a script of ours that CTest runs after discovery, over the discovered names. With
-# EXTRA_LABEL l MATCHING regex, the tests whose name matches regex get label l as well.
+# EXTRA_LABEL l MATCHING regex, the tests whose name matches regex get label l as well; with
+# ENVIRONMENT VAR=value..., each test runs with those variables set.
 function(sinkcheck_discover_gtests target)
-  cmake_parse_arguments(ARG "" "TIMEOUT;EXTRA_LABEL;MATCHING" "LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT;EXTRA_LABEL;MATCHING" "LABELS;ENVIRONMENT" ${ARGN})
   include(GoogleTest)
   gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 TEST_LIST ${target}_TESTS)
   set(script "${CMAKE_CURRENT_BINARY_DIR}/${target}_test_properties.cmake")
@@ -65,6 +66,9 @@ function(sinkcheck_discover_gtests target)
       "  if(test MATCHES [==[${ARG_MATCHING}]==])\n"
       "    set_tests_properties(\"\${test}\" PROPERTIES LABELS [==[${ARG_LABELS};${ARG_EXTRA_LABEL}]==])\n"
       "  endif()\n")
+  endif()
+  if(ARG_ENVIRONMENT)
+    string(APPEND extra "  set_tests_properties(\"\${test}\" PROPERTIES ENVIRONMENT [==[${ARG_ENVIRONMENT}]==])\n")
   endif()
   file(WRITE "${script}"
     "foreach(test IN LISTS ${target}_TESTS)\n"
