@@ -201,10 +201,11 @@ sut_entry vector_growing_on_exact_fill(bool control) {
 }
 
 void fuzz_window_one_long(const fuzz_program& p, bool control) {
+    const std::vector<std::uint8_t> blocks = block_bytes(p.prog);
     if (control) {
-        fuzz_one_sink<vector_mutant<container_bug::none>>(p, 1);
+        fuzz_one_sink<vector_mutant<container_bug::none>>(p, blocks, 1);
     } else {
-        fuzz_one_sink<vector_mutant<container_bug::window_one_long>>(p, 1);
+        fuzz_one_sink<vector_mutant<container_bug::window_one_long>>(p, blocks, 1);
     }
 }
 

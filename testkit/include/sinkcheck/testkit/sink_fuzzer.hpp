@@ -294,14 +294,15 @@ inline bool has_seek(const write_program& prog) {
 
 }  // namespace detail
 
-/// Runs p on the sink described by T and stops at its crash site (site) if a promise breaks.
+/// Runs p (its blocks' bytes made once: block_bytes) on the sink described by T and stops at its
+/// crash site (site) if a promise breaks.
 template <class T>
-void fuzz_one_sink(const fuzz_program& p, std::size_t site) {
+void fuzz_one_sink(const fuzz_program& p, const std::vector<std::uint8_t>& blocks, std::size_t site) {
     using traits = sink_traits<T>;
     const std::string name(traits::name());
     const run_record r = drive<T>(p.setup, [&](auto& sink) {
         std::size_t size = 0;
-        play(p.prog, sink, size);
+        play(p.prog, blocks, sink, size);
     });
     auto fail = [&](fuzz::mismatch kind, const std::string& text) { detail::sink_finding(kind, site, name, p, text); };
     const bool seeks = traits::seekable && detail::has_seek(p.prog);
@@ -376,8 +377,9 @@ void fuzz_one_sink(const fuzz_program& p, std::size_t site) {
 template <class... T>
 void fuzz_sinks(sink_list<T...>, const std::uint8_t* data, std::size_t size) {
     const fuzz_program p = read_fuzz_program(data, size);
+    const std::vector<std::uint8_t> blocks = block_bytes(p.prog);
     std::size_t site = 0;
-    (fuzz_one_sink<T>(p, ++site), ...);
+    (fuzz_one_sink<T>(p, blocks, ++site), ...);
 }
 
 }  // namespace sinkcheck::testkit

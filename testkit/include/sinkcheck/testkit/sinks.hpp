@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -43,9 +44,10 @@ using traced_string = std::basic_string<char, std::char_traits<char>, tracing_al
 
 template <class Container>
 std::vector<std::uint8_t> bytes_of(const Container& c) {
+    static_assert(sizeof(typename Container::value_type) == 1, "a container of bytes");
     std::vector<std::uint8_t> out(c.size());
-    for (std::size_t i = 0; i < c.size(); ++i) {
-        out[i] = static_cast<std::uint8_t>(c[i]);
+    if (!c.empty()) {
+        std::memcpy(out.data(), c.data(), c.size());
     }
     return out;
 }

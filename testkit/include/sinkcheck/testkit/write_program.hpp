@@ -35,19 +35,36 @@ struct write_program {
     std::size_t fault_at = static_cast<std::size_t>(-1);
 };
 
-/// Replays a write program (generators.hpp) against any sink-like object.
+/// The bytes of a program's blocks, one after the other: made once for a program played on many
+/// sinks (the sink fuzzer plays each input on every sink).
+inline std::vector<std::uint8_t> block_bytes(const write_program& prog) {
+    std::size_t total = 0;
+    for (const write_op& op : prog.ops) {
+        total += op.what == write_op::kind::block ? op.length : 0;
+    }
+    std::vector<std::uint8_t> out;
+    out.reserve(total);
+    for (const write_op& op : prog.ops) {
+        if (op.what == write_op::kind::block) {
+            for (std::size_t i = 0; i < op.length; ++i) {
+                out.push_back(op.byte_at(i));
+            }
+        }
+    }
+    return out;
+}
+
+/// Replays a write program (generators.hpp) against any sink-like object; blocks are
+/// block_bytes(prog).
 template <class Sink>
-void play(const write_program& prog, Sink& sink, std::size_t& size_so_far) {
-    std::vector<std::uint8_t> block;
+void play(const write_program& prog, const std::vector<std::uint8_t>& blocks, Sink& sink, std::size_t& size_so_far) {
+    const std::uint8_t* next = blocks.data();
     for (const write_op& op : prog.ops) {
         switch (op.what) {
             case write_op::kind::byte: sink.write(op.byte_at(0)); break;
             case write_op::kind::block:
-                block.resize(op.length);
-                for (std::size_t i = 0; i < op.length; ++i) {
-                    block[i] = op.byte_at(i);
-                }
-                sink.write(block.data(), block.size());
+                sink.write(next, op.length);
+                next += op.length;
                 break;
             case write_op::kind::seek:
                 if constexpr (detail::can_seek<Sink>::value) {
@@ -60,6 +77,12 @@ void play(const write_program& prog, Sink& sink, std::size_t& size_so_far) {
             size_so_far = sink.position();
         }
     }
+}
+
+/// Replays a write program (generators.hpp) against any sink-like object.
+template <class Sink>
+void play(const write_program& prog, Sink& sink, std::size_t& size_so_far) {
+    play(prog, block_bytes(prog), sink, size_so_far);
 }
 
 }  // namespace sinkcheck::testkit
