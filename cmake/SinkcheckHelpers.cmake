@@ -26,7 +26,30 @@ if(SINKCHECK_COVERAGE)
   # a compile whose profile path is relative, so no other build directory would find the objects.
   set(SINKCHECK_PROFILE_FILE "/tmp/sinkcheck-%m.profraw" CACHE STRING
       "Default profile of coverage-instrumented programs (LLVM_PROFILE_FILE overrides it at run time)")
-  add_compile_options(-fprofile-instr-generate=${SINKCHECK_PROFILE_FILE} -fcoverage-mapping)
+  # Only the sources coverage is measured on get counters (cmake/coverage-sources.txt, turned into
+  # clang's profile list). The list is named by its content's hash, so that ccache, which hashes
+  # the flag and not the file, compiles again when the list changes; under Ninja, which compiles
+  # from the build directory, the name is relative to it, so the flag is the same in every clone.
+  file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/coverage-sources.txt coverage_sources REGEX "^[^#]")
+  set(profile_list "")
+  foreach(source IN LISTS coverage_sources)
+    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/${source})
+      message(FATAL_ERROR "cmake/coverage-sources.txt names ${source}, which does not exist")
+    endif()
+    if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/${source})
+      string(APPEND profile_list "src:*/${source}/*\n")
+    else()
+      string(APPEND profile_list "src:*/${source}\n")
+    endif()
+  endforeach()
+  string(MD5 profile_list_hash "${profile_list}")
+  set(profile_list_file ${CMAKE_BINARY_DIR}/coverage-sources-${profile_list_hash}.list)
+  file(WRITE ${profile_list_file} "${profile_list}")
+  if(CMAKE_GENERATOR MATCHES "Ninja")
+    file(RELATIVE_PATH profile_list_file ${CMAKE_BINARY_DIR} ${profile_list_file})
+  endif()
+  add_compile_options(-fprofile-instr-generate=${SINKCHECK_PROFILE_FILE} -fcoverage-mapping
+                      -fprofile-list=${profile_list_file})
   add_link_options(-fprofile-instr-generate=${SINKCHECK_PROFILE_FILE})
 endif()
 

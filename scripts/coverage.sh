@@ -74,13 +74,17 @@ if [ ${#objects[@]} -eq 0 ]; then
   echo "coverage: no instrumented executables under $build" >&2
   exit 2
 fi
-# the product, and the instrumentation and registry the product's own tests run it through
-kit="$root/testkit/include/sinkcheck/testkit"
-sources=("$root/reference/include" "$kit/instrument" "$kit/oracle.hpp" "$kit/registry.hpp")
+# the product, and the instrumentation and registry the product's own tests run it through: the
+# sources the build instruments (cmake/coverage-sources.txt)
+sources=()
+while read -r s; do
+  case "$s" in ''|'#'*) continue ;; esac
+  sources+=("$root/$s")
+done <"$root/cmake/coverage-sources.txt"
 # a path that no longer exists would be left out with only a warning of llvm-cov, and the floor
 # compared with another set of files
 for s in "${sources[@]}"; do
-  [ -e "$s" ] || { echo "coverage: $s does not exist (moved? update the list above)" >&2; exit 2; }
+  [ -e "$s" ] || { echo "coverage: $s does not exist (moved? update cmake/coverage-sources.txt)" >&2; exit 2; }
 done
 # paths in the coverage maps are relative to the build directory when ccache compiled them
 # (CMakePresets.json, clang-instrumented)

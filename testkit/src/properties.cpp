@@ -15,6 +15,8 @@
 
 namespace sinkcheck::testkit {
 
+template rc::Gen<nlohmann::json> json_value<nlohmann::json>(const value_profile&);
+
 const sut_entry& baseline_entry() {
     static const sut_entry e = entry<baseline_sink>();
     return e;

@@ -737,6 +737,13 @@ rc::Gen<Json> json_value(const value_profile& p = {}) {
     return value_at<Json>(p, 0);
 }
 
+// The generator of nlohmann::json values is compiled once, in the kit's properties library
+// (testkit/src/properties.cpp), for every unit that links it (SINKCHECK_EXTERN_JSON_GENERATOR):
+// its RapidCheck combinators are as costly to compile as an encoder.
+#if defined(SINKCHECK_EXTERN_JSON_GENERATOR)
+extern template rc::Gen<nlohmann::json> json_value<nlohmann::json>(const value_profile&);
+#endif
+
 // ---------------------------------------------------------------------------------------------
 // Write programs: what an encoder does to a sink, reduced to its kinds of call.
 
