@@ -38,46 +38,79 @@ feedback_flags=()
 common_flags=(-std=c++17 -I"$src_root/reference/include" -I"$src_root/testkit/include" -I"$src_root/fuzz"
   -I"$src_root/conformance/runner/include" "${nlohmann_flags[@]}")
 
-# The encoders over any sink (testkit/src/encode_any.cpp, sinkcheck/testkit/any_sink.hpp) are
-# compiled once, as the CMake build does, into an archive every target links (a target that does
-# not call them takes nothing from it)
-encoders_archive="$WORK/libsinkcheck_testkit_encoders.a"
-rm -f "$encoders_archive"
-$CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" -c "$src_root/testkit/src/encode_any.cpp" \
-  -o "$WORK/encode_any.o" || { echo "build.sh: testkit/src/encode_any.cpp failed to build" >&2; exit 1; }
-ar rcs "$encoders_archive" "$WORK/encode_any.o"
-
 jobs=${SINKCHECK_BUILD_JOBS:-$(nproc)}
+# in_parallel COMMAND...: runs COMMAND in the background, at most $jobs at a time; all_done waits
+# for the rest (a failure shows as a missing binary below)
 running=0
-for name in $targets; do
-  src="$src_root/fuzz/$name.cpp"
-  [ -f "$src" ] || { echo "build.sh: no fuzz/$name.cpp" >&2; exit 1; }
-  sources=("$src")
+in_parallel() {
+  "$@" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+}
+all_done() {
+  while [ "$running" -gt 0 ]; do
+    wait -n || true
+    running=$((running - 1))
+  done
+}
+
+# compile NAME: the target's objects, listed in $WORK/NAME.objects
+compile() {
+  local name=$1 s o
+  local sources=("$src_root/fuzz/$name.cpp")
   if [ "$name" = fuzz_vectors ]; then
     # the conformance runner's vector-file reader, compiled with the target's instrumentation
     sources+=("$src_root/conformance/runner/src/corpus.cpp" "$src_root/conformance/runner/src/value_text.cpp"
       "$src_root/conformance/runner/src/corpus_json.cpp" "$src_root/conformance/runner/src/value_json.cpp")
   fi
-  (
-    objects=()
-    for s in "${sources[@]}"; do
-      o="$WORK/$name-$(basename "$s" .cpp).o"
-      $CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" -c "$s" -o "$o"
-      objects+=("$o")
-    done
-    objects+=("$encoders_archive")
-    $CXX $CXXFLAGS "${objects[@]}" $LIB_FUZZING_ENGINE -o "$OUT/$name"
-  ) &
-  running=$((running + 1))
-  if [ "$running" -ge "$jobs" ]; then
-    wait -n
-    running=$((running - 1))
+  rm -f "$WORK/$name.objects"
+  : >"$WORK/$name.objects.part"
+  for s in "${sources[@]}"; do
+    o="$WORK/$name-$(basename "$s" .cpp).o"
+    $CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" -c "$s" -o "$o" || return 1
+    echo "$o" >>"$WORK/$name.objects.part"
+  done
+  mv "$WORK/$name.objects.part" "$WORK/$name.objects"
+}
+
+for name in $targets; do
+  [ -f "$src_root/fuzz/$name.cpp" ] || { echo "build.sh: no fuzz/$name.cpp" >&2; exit 1; }
+  in_parallel compile "$name"
+done
+all_done
+
+# The encoders over any sink (testkit/src/encode_any.cpp, sinkcheck/testkit/any_sink.hpp) are
+# compiled once, as the CMake build does, into an archive the targets link; only when a target
+# calls them (fuzz_decode and fuzz_vectors do not, and they take a minute to compile with every
+# sanitizer).
+encoders_archive="$WORK/libsinkcheck_testkit_encoders.a"
+rm -f "$encoders_archive"
+for name in $targets; do
+  [ -f "$WORK/$name.objects" ] || continue
+  # shellcheck disable=SC2046
+  if nm -u $(cat "$WORK/$name.objects") 2>/dev/null | grep -q encode_through; then
+    $CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" -c "$src_root/testkit/src/encode_any.cpp" \
+      -o "$WORK/encode_any.o" || { echo "build.sh: testkit/src/encode_any.cpp failed to build" >&2; exit 1; }
+    ar rcs "$encoders_archive" "$WORK/encode_any.o"
+    break
   fi
 done
-while [ "$running" -gt 0 ]; do
-  wait -n
-  running=$((running - 1))
+
+# link NAME: the target's objects, the encoders when built, the engine
+link() {
+  local name=$1
+  local objects
+  mapfile -t objects <"$WORK/$name.objects"
+  [ -f "$encoders_archive" ] && objects+=("$encoders_archive")
+  $CXX $CXXFLAGS "${objects[@]}" $LIB_FUZZING_ENGINE -o "$OUT/$name"
+}
+for name in $targets; do
+  [ -f "$WORK/$name.objects" ] && in_parallel link "$name"
 done
+all_done
 
 for name in $targets; do
   [ -x "$OUT/$name" ] || { echo "build.sh: $name failed to build" >&2; exit 1; }
