@@ -30,6 +30,9 @@ if(SINKCHECK_COVERAGE)
   # clang's profile list). The list is named by its content's hash, so that ccache, which hashes
   # the flag and not the file, compiles again when the list changes; under Ninja, which compiles
   # from the build directory, the name is relative to it, so the flag is the same in every clone.
+  # The flag goes to clang's front end through -Xclang: ccache 4.7 does not cache a compile that
+  # names the driver's -fprofile-list ("unsupported compiler option"), and hashes -Xclang's
+  # argument like any other.
   file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/coverage-sources.txt coverage_sources REGEX "^[^#]")
   set(profile_list "")
   foreach(source IN LISTS coverage_sources)
@@ -49,7 +52,7 @@ if(SINKCHECK_COVERAGE)
     file(RELATIVE_PATH profile_list_file ${CMAKE_BINARY_DIR} ${profile_list_file})
   endif()
   add_compile_options(-fprofile-instr-generate=${SINKCHECK_PROFILE_FILE} -fcoverage-mapping
-                      -fprofile-list=${profile_list_file})
+                      "SHELL:-Xclang -fprofile-list=${profile_list_file}")
   add_link_options(-fprofile-instr-generate=${SINKCHECK_PROFILE_FILE})
 endif()
 
