@@ -102,6 +102,7 @@ if [ -z "$targets" ]; then
     name=$(basename "$src" .cpp)
     [ -x "$build/fuzz/$name" ] && targets="$targets $name"
   done
+  targets=${targets# }  # the coverage pass takes the first word for the first target
 fi
 [ -n "$targets" ] || { echo "fuzz-campaign: no fuzz targets built" >&2; exit 2; }
 
