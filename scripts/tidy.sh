@@ -7,9 +7,11 @@
 # usage: scripts/tidy.sh [--build DIR] [--ci] [FILE...]
 #   --build DIR  where the compile database is configured (default build/tidy; configure only,
 #                nothing is compiled)
-#   --ci         every unit of conformance/, tools/ and testkit/src/, and of reference/ only
-#                those that between them instantiate every header (sink_registry_test,
-#                bon8_decoder_test, instrument_test): half the time, the same headers checked
+#   --ci         every unit of conformance/ but its tests, of tools/ and of testkit/src/; of the
+#                tests of reference/ and conformance/ only those that between them instantiate
+#                every header (sink_registry_test, bon8_decoder_test, instrument_test;
+#                conform_decode_test and conform_hostile_encoder, which include the two headers
+#                of conformance/test/): the same headers checked in less time
 #   FILE...      only these translation units (paths relative to the repository)
 # Exit status: 0 clean, 1 findings (each printed as file:line:col: message [check]), 2 usage
 # error, configure failure or clang-tidy-14 missing.
@@ -22,7 +24,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
     --ci) ci=1; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "tidy: unknown option '$1'" >&2; exit 2 ;;
     *) files+=("$1"); shift ;;
   esac
@@ -36,13 +38,16 @@ if [ ${#files[@]} -eq 0 ]; then
   mapfile -t files < <(python3 - "$build/compile_commands.json" "$root" "$ci" <<'PY'
 import json, os, sys
 root, ci = sys.argv[2] + os.sep, sys.argv[3] == "1"
-chosen = {"sink_registry_test.cpp", "bon8_decoder_test.cpp", "instrument_test.cpp"}
+chosen = {"sink_registry_test.cpp", "bon8_decoder_test.cpp", "instrument_test.cpp", "conform_decode_test.cpp",
+          "conform_hostile_encoder.cpp"}
 for entry in json.load(open(sys.argv[1])):
     f = os.path.normpath(os.path.join(entry["directory"], entry["file"]))
     rel = f[len(root):] if f.startswith(root) else f
     if rel.startswith("reference/test/consumer/"):
         continue
-    if rel.startswith(("conformance/", "tools/", "testkit/src/")) or (rel.startswith("reference/") and (not ci or os.path.basename(rel) in chosen)):
+    tests = rel.startswith(("reference/", "conformance/test/"))
+    if (tests and (not ci or os.path.basename(rel) in chosen)) or (
+            not tests and rel.startswith(("conformance/", "tools/", "testkit/src/"))):
         print(rel)
 PY
   )
