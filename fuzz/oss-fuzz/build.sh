@@ -82,29 +82,36 @@ for name in $targets; do
 done
 all_done
 
-# The encoders over any sink (testkit/src/encode_any.cpp, sinkcheck/testkit/any_sink.hpp) are
-# compiled once, as the CMake build does, into an archive the targets link; only when a target
-# calls them (fuzz_decode and fuzz_vectors do not, and they take a minute to compile with every
-# sanitizer).
-encoders_archive="$WORK/libsinkcheck_testkit_encoders.a"
-rm -f "$encoders_archive"
+# What the targets share is compiled once, as the CMake build does, into an archive they link,
+# and only when a target calls it: the differential targets' checks (fuzz/support/differential.cpp,
+# the six fuzz_<format> targets), and the encoders over any sink (testkit/src/encode_any.cpp,
+# sinkcheck/testkit/any_sink.hpp, which those checks and fuzz_sink call; fuzz_decode and
+# fuzz_vectors do not, and it takes a minute to compile with every sanitizer).
+support_archive="$WORK/libsinkcheck_fuzz_shared.a"
+rm -f "$support_archive"
+objects=()
 for name in $targets; do
-  [ -f "$WORK/$name.objects" ] || continue
-  # shellcheck disable=SC2046
-  if nm -u $(cat "$WORK/$name.objects") 2>/dev/null | grep -q encode_through; then
-    $CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" -c "$src_root/testkit/src/encode_any.cpp" \
-      -o "$WORK/encode_any.o" || { echo "build.sh: testkit/src/encode_any.cpp failed to build" >&2; exit 1; }
-    ar rcs "$encoders_archive" "$WORK/encode_any.o"
-    break
-  fi
+  [ -f "$WORK/$name.objects" ] && mapfile -t -O "${#objects[@]}" objects <"$WORK/$name.objects"
 done
+# shared SYMBOL SOURCE: compiles SOURCE into the archive when an object so far needs SYMBOL
+shared() {
+  local o
+  o="$WORK/shared-$(basename "$2" .cpp).o"
+  [ ${#objects[@]} -gt 0 ] && nm -u "${objects[@]}" 2>/dev/null | grep -q "$1" || return 0
+  $CXX $CXXFLAGS "${feedback_flags[@]}" "${common_flags[@]}" -c "$src_root/$2" -o "$o" ||
+    { echo "build.sh: $2 failed to build" >&2; exit 1; }
+  ar rcs "$support_archive" "$o"
+  objects+=("$o")
+}
+shared run_differential fuzz/support/differential.cpp
+shared encode_through testkit/src/encode_any.cpp
 
-# link NAME: the target's objects, the encoders when built, the engine
+# link NAME: the target's objects, the shared archive when built, the engine
 link() {
   local name=$1
   local objects
   mapfile -t objects <"$WORK/$name.objects"
-  [ -f "$encoders_archive" ] && objects+=("$encoders_archive")
+  [ -f "$support_archive" ] && objects+=("$support_archive")
   $CXX $CXXFLAGS "${objects[@]}" $LIB_FUZZING_ENGINE -o "$OUT/$name"
 }
 for name in $targets; do

@@ -17,6 +17,7 @@
 #include "sinkcheck/encode.hpp"
 #include "sinkcheck/error.hpp"
 #include "sinkcheck/format/bon8_decoder.hpp"
+#include "sinkcheck/testkit/any_sink.hpp"
 #include "sinkcheck/testkit/bon8_canonical.hpp"
 #include "sinkcheck/testkit/divergences.hpp"
 #include "sinkcheck/testkit/fuzz_report.hpp"
@@ -91,9 +92,10 @@ public:
     }
 
 private:
-    /// write(sink): encodes j into sink with this target's format.
+    /// write(sink): encodes j into sink with this target's format, through the encoders compiled
+    /// once in the kit (any_sink.hpp) whatever the sink.
     auto encoder(const json& j, const encode_options& o) const {
-        return [&j, o, f = fmt_](auto& sink) { encode(f, j, sink, o); };
+        return [&j, o, f = fmt_](auto& sink) { testkit::encode_any(f, j, sink, o); };
     }
 
     std::vector<encode_options> text_options() const {

@@ -91,6 +91,23 @@ template <target T>
     __builtin_trap();  // not reached: every site traps
 }
 
+/// The same, for code that knows its target only at run time (the differential targets' checks,
+/// compiled once for all six formats).
+[[noreturn]] inline void crash(target t, mismatch kind, std::size_t site) {
+    switch (t) {
+        case target::cbor: crash<target::cbor>(kind, site);
+        case target::msgpack: crash<target::msgpack>(kind, site);
+        case target::ubjson: crash<target::ubjson>(kind, site);
+        case target::bjdata: crash<target::bjdata>(kind, site);
+        case target::bson: crash<target::bson>(kind, site);
+        case target::bon8: crash<target::bon8>(kind, site);
+        case target::sink: crash<target::sink>(kind, site);
+        case target::fault: crash<target::fault>(kind, site);
+        case target::decode: crash<target::decode>(kind, site);
+    }
+    __builtin_trap();  // not reached: t is one of the targets above
+}
+
 /// The header line every finding starts with; the campaign script greps for "MISMATCH".
 inline void print_finding_header(mismatch kind, std::string_view what, std::string_view side_a,
                                  std::string_view side_b) {
