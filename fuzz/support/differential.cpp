@@ -31,6 +31,19 @@
 namespace sinkcheck::fuzz {
 namespace {
 
+// A differential target's format is static_cast<format>(target): the first targets are the
+// formats, in all_formats' order, one each.
+constexpr bool targets_are_the_formats() {
+    for (std::size_t i = 0; i < all_formats.size(); ++i) {
+        if (static_cast<std::size_t>(all_formats[i]) != i) {
+            return false;
+        }
+    }
+    return static_cast<std::size_t>(target::sink) == all_formats.size() &&
+           static_cast<format>(target::cbor) == format::cbor && static_cast<format>(target::bon8) == format::bon8;
+}
+static_assert(targets_are_the_formats(), "enum class target must start with the formats, in all_formats' order");
+
 /// What one encoding attempt produced: bytes, or the error that stopped it.
 struct outcome {
     std::vector<std::uint8_t> bytes;
