@@ -83,40 +83,47 @@ const char* known_divergence(format f, const Json& j, const encode_options& opti
 }  // namespace sinkcheck
 
 // Compiled once, where a program wants it. encode_to_vector and the encoders of nlohmann::json
-// into a memory_writer or a seekable_memory_writer are what most code around an encoder calls,
-// and each translation unit that calls them compiles all six walks again: about 35 s of 70 for a
-// test unit under clang's sanitizers and coverage. A program whose units are compiled with
-// SINKCHECK_EXTERN_JSON_ENCODERS defined finds them declared here as explicit instantiations
-// (extern template: the units call them and compile none), and must define them in exactly one
-// unit, which includes this header and writes SINKCHECK_JSON_ENCODERS() at namespace scope
-// (sinkcheck's test kit does, in its library sinkcheck::testkit_encoders, whose users get the
-// definition with the library). The list is written once, here, for both.
-// The arguments are a keyword and a type, which parentheses would not compile.
+// and nlohmann::ordered_json into a memory_writer or a seekable_memory_writer are what most code
+// around an encoder calls, and each translation unit that calls them compiles all six walks again:
+// about 35 s of 70 for a test unit under clang's sanitizers and coverage. A program whose units
+// are compiled with SINKCHECK_EXTERN_JSON_ENCODERS defined finds them declared here as explicit
+// instantiations (extern template: the units call them and compile none), and must define them in
+// exactly one unit each, which includes this header and writes SINKCHECK_JSON_ENCODERS_OF(, Json)
+// at namespace scope for each type of SINKCHECK_JSON_ENCODERS (sinkcheck's test kit does, in its
+// library sinkcheck::testkit_encoders, whose users get the definitions with the library). The
+// list is written once, here, for both.
+// The arguments are a keyword and types, which parentheses would not compile.
 // NOLINTBEGIN(bugprone-macro-parentheses)
-#define SINKCHECK_JSON_ENCODERS(extern_or_nothing)                                                    \
-    extern_or_nothing template std::vector<std::uint8_t> sinkcheck::encode_to_vector<nlohmann::json>( \
-        sinkcheck::format, const nlohmann::json&, const sinkcheck::encode_options&);                  \
-    extern_or_nothing template const char* sinkcheck::known_divergence<nlohmann::json>(               \
-        sinkcheck::format, const nlohmann::json&, const sinkcheck::encode_options&);                  \
-    SINKCHECK_JSON_ENCODERS_INTO(extern_or_nothing, sinkcheck::memory_writer)                         \
-    SINKCHECK_JSON_ENCODERS_INTO(extern_or_nothing, sinkcheck::seekable_memory_writer)
+/// Every JSON type compiled once, and what is compiled of each.
+#define SINKCHECK_JSON_ENCODERS(extern_or_nothing)                \
+    SINKCHECK_JSON_ENCODERS_OF(extern_or_nothing, nlohmann::json) \
+    SINKCHECK_JSON_ENCODERS_OF(extern_or_nothing, nlohmann::ordered_json)
 
-/// The entry points of every format for nlohmann::json into Sink (part of the list above).
-#define SINKCHECK_JSON_ENCODERS_INTO(extern_or_nothing, Sink)                                                          \
-    extern_or_nothing template void sinkcheck::encode<nlohmann::json, Sink>(sinkcheck::format, const nlohmann::json&,  \
-                                                                            Sink&, const sinkcheck::encode_options&);  \
-    extern_or_nothing template void sinkcheck::encode_cbor<nlohmann::json, Sink>(const nlohmann::json&, Sink&,         \
-                                                                                 const sinkcheck::encode_options&);    \
-    extern_or_nothing template void sinkcheck::encode_msgpack<nlohmann::json, Sink>(const nlohmann::json&, Sink&,      \
-                                                                                    const sinkcheck::encode_options&); \
-    extern_or_nothing template void sinkcheck::encode_ubjson<nlohmann::json, Sink>(const nlohmann::json&, Sink&,       \
-                                                                                   const sinkcheck::encode_options&);  \
-    extern_or_nothing template void sinkcheck::encode_bjdata<nlohmann::json, Sink>(const nlohmann::json&, Sink&,       \
-                                                                                   const sinkcheck::encode_options&);  \
-    extern_or_nothing template void sinkcheck::encode_bson<nlohmann::json, Sink>(const nlohmann::json&, Sink&,         \
-                                                                                 const sinkcheck::encode_options&);    \
-    extern_or_nothing template void sinkcheck::encode_bon8<nlohmann::json, Sink>(const nlohmann::json&, Sink&,         \
-                                                                                 const sinkcheck::encode_options&);
+/// The entry points of every format for Json (part of the list above).
+#define SINKCHECK_JSON_ENCODERS_OF(extern_or_nothing, Json)                                                     \
+    extern_or_nothing template std::vector<std::uint8_t> sinkcheck::encode_to_vector<Json>(                     \
+        sinkcheck::format, const Json&, const sinkcheck::encode_options&);                                      \
+    extern_or_nothing template const char* sinkcheck::known_divergence<Json>(sinkcheck::format, const Json&,    \
+                                                                             const sinkcheck::encode_options&); \
+    SINKCHECK_JSON_ENCODERS_INTO(extern_or_nothing, Json, sinkcheck::memory_writer)                             \
+    SINKCHECK_JSON_ENCODERS_INTO(extern_or_nothing, Json, sinkcheck::seekable_memory_writer)
+
+/// The entry points of every format for Json into Sink (part of the list above).
+#define SINKCHECK_JSON_ENCODERS_INTO(extern_or_nothing, Json, Sink)                                          \
+    extern_or_nothing template void sinkcheck::encode<Json, Sink>(sinkcheck::format, const Json&, Sink&,     \
+                                                                  const sinkcheck::encode_options&);         \
+    extern_or_nothing template void sinkcheck::encode_cbor<Json, Sink>(const Json&, Sink&,                   \
+                                                                       const sinkcheck::encode_options&);    \
+    extern_or_nothing template void sinkcheck::encode_msgpack<Json, Sink>(const Json&, Sink&,                \
+                                                                          const sinkcheck::encode_options&); \
+    extern_or_nothing template void sinkcheck::encode_ubjson<Json, Sink>(const Json&, Sink&,                 \
+                                                                         const sinkcheck::encode_options&);  \
+    extern_or_nothing template void sinkcheck::encode_bjdata<Json, Sink>(const Json&, Sink&,                 \
+                                                                         const sinkcheck::encode_options&);  \
+    extern_or_nothing template void sinkcheck::encode_bson<Json, Sink>(const Json&, Sink&,                   \
+                                                                       const sinkcheck::encode_options&);    \
+    extern_or_nothing template void sinkcheck::encode_bon8<Json, Sink>(const Json&, Sink&,                   \
+                                                                       const sinkcheck::encode_options&);
 // NOLINTEND(bugprone-macro-parentheses)
 
 #if defined(SINKCHECK_EXTERN_JSON_ENCODERS)

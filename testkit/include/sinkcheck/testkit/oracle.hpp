@@ -58,16 +58,19 @@ Json oracle_decode(format f, const std::vector<std::uint8_t>& bytes) {
 
 }  // namespace sinkcheck
 
-// 3.11.2's writers and readers of nlohmann::json, compiled once in the kit's library for the units
-// that link it, like the reference encoders (SINKCHECK_EXTERN_JSON_ENCODERS, sinkcheck/encode.hpp):
-// its binary writer and five readers are as costly to compile as the reference's six walks.
+// 3.11.2's writers and readers of nlohmann::json and ordered_json, compiled once in the kit's
+// library for the units that link it, like the reference encoders (SINKCHECK_EXTERN_JSON_ENCODERS,
+// sinkcheck/encode.hpp): its binary writer and five readers are as costly to compile as the
+// reference's six walks.
 // The arguments are a keyword and a type, which parentheses would not compile.
 // NOLINTBEGIN(bugprone-macro-parentheses)
-#define SINKCHECK_JSON_ORACLE(extern_or_nothing)                                                   \
-    extern_or_nothing template std::vector<std::uint8_t> sinkcheck::oracle_encode<nlohmann::json>( \
-        sinkcheck::format, const nlohmann::json&, const sinkcheck::encode_options&);               \
-    extern_or_nothing template nlohmann::json sinkcheck::oracle_decode<nlohmann::json>(            \
-        sinkcheck::format, const std::vector<std::uint8_t>&);
+#define SINKCHECK_JSON_ORACLE(extern_or_nothing)                \
+    SINKCHECK_JSON_ORACLE_OF(extern_or_nothing, nlohmann::json) \
+    SINKCHECK_JSON_ORACLE_OF(extern_or_nothing, nlohmann::ordered_json)
+#define SINKCHECK_JSON_ORACLE_OF(extern_or_nothing, Json)                                \
+    extern_or_nothing template std::vector<std::uint8_t> sinkcheck::oracle_encode<Json>( \
+        sinkcheck::format, const Json&, const sinkcheck::encode_options&);               \
+    extern_or_nothing template Json sinkcheck::oracle_decode<Json>(sinkcheck::format, const std::vector<std::uint8_t>&);
 // NOLINTEND(bugprone-macro-parentheses)
 
 #if defined(SINKCHECK_EXTERN_JSON_ENCODERS)
