@@ -58,10 +58,11 @@ stage "test gcc" ctest --test-dir build/gcc --output-on-failure -j "$jobs" --tim
 
 # The libFuzzer runs (label fuzz) are left to stage 5, which runs the same targets longer; the
 # simulated OSS-Fuzz build compiles two targets (a quick plain one and the one with extra sources).
-# The unit tests are compiled unoptimised in both builds (SINKCHECK_UNIT_TEST_FLAGS). The sweeps
-# (label sweep: one check repeated over the whole corpus or many values through process
-# encoders, conformance/runner/CMakeLists.txt) ran in the g++ stage; under the sanitizers they
-# would take about half of this stage's tests' time to go through code the smaller tests run. The
+# The unit and conformance tests are compiled unoptimised in both builds
+# (SINKCHECK_UNIT_TEST_FLAGS). The sweeps (label sweep: one check repeated over the whole corpus
+# or many values through process encoders, conformance/runner/CMakeLists.txt) ran in the g++
+# stage; under the sanitizers they would take about half of this stage's tests' time to go
+# through code the smaller tests run. The
 # broken-sink gallery (label gallery: each deliberately broken sink must be caught by a property)
 # judges the properties' power, not memory safety, and every one of its sinks is caught in the
 # g++ stage; under the sanitizers it took 632 of this stage's 1,600 test-seconds, and it is not
