@@ -53,10 +53,12 @@ PY
   )
 fi
 
+# a unit compiled into two targets is in the compile database twice: checked once
+mapfile -t files < <(printf '%s\n' "${files[@]}" | sort -u)
 log="$build/tidy.log"
 : >"$log"
 start=$SECONDS
-printf '%s\n' "${files[@]}" | sort -u | (cd "$root" && xargs -P "$(nproc)" -n 1 \
+printf '%s\n' "${files[@]}" | (cd "$root" && xargs -P "$(nproc)" -n 1 \
   clang-tidy-14 -p "$build" --quiet 2>/dev/null) >>"$log" || true
 findings=$(grep -E '^[^ ].*:[0-9]+:[0-9]+: (warning|error):' "$log" | sed "s|^$root/||" | sort -u || true)
 if [ -n "$findings" ]; then
