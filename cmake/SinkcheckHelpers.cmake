@@ -47,7 +47,9 @@ if(SINKCHECK_COVERAGE)
   endforeach()
   string(MD5 profile_list_hash "${profile_list}")
   set(profile_list_file ${CMAKE_BINARY_DIR}/coverage-sources-${profile_list_hash}.list)
-  file(WRITE ${profile_list_file} "${profile_list}")
+  # written only when its content changes: every object's depfile names it, so rewriting it at
+  # each configure would rebuild the whole tree
+  file(CONFIGURE OUTPUT ${profile_list_file} CONTENT "${profile_list}" @ONLY)
   if(CMAKE_GENERATOR MATCHES "Ninja")
     file(RELATIVE_PATH profile_list_file ${CMAKE_BINARY_DIR} ${profile_list_file})
   endif()
