@@ -34,14 +34,22 @@ command -v clang-tidy-14 >/dev/null || { echo "tidy: clang-tidy-14 not found (ba
 cmake --preset tidy -S "$root" -B "$build" >"$build.configure.log" 2>&1 \
   || { cat "$build.configure.log" >&2; echo "tidy: configure failed" >&2; exit 2; }
 
-if [ ${#files[@]} -eq 0 ]; then
-  mapfile -t files < <(python3 - "$build/compile_commands.json" "$root" "$ci" <<'PY'
+# A file compiled into several targets (the replay main into every fuzz target, the runner's
+# sources into fuzz_vectors too) has an entry per target, and clang-tidy checks the file once per
+# entry: replay_main.cpp was checked 15 times. The database it reads keeps each file's first entry.
+once="$build/once"
+mkdir -p "$once"
+mapfile -t chosen < <(python3 - "$build/compile_commands.json" "$once/compile_commands.json" "$root" "$ci" <<'PY'
 import json, os, sys
-root, ci = sys.argv[2] + os.sep, sys.argv[3] == "1"
+database, once, root, ci = sys.argv[1], sys.argv[2], sys.argv[3] + os.sep, sys.argv[4] == "1"
 chosen = {"sink_registry_test.cpp", "bon8_decoder_test.cpp", "instrument_test.cpp", "conform_decode_test.cpp",
           "conform_hostile_encoder.cpp"}
-for entry in json.load(open(sys.argv[1])):
-    f = os.path.normpath(os.path.join(entry["directory"], entry["file"]))
+first = {}
+for entry in json.load(open(database)):
+    first.setdefault(os.path.normpath(os.path.join(entry["directory"], entry["file"])), entry)
+with open(once, "w") as out:
+    json.dump(list(first.values()), out, indent=1)
+for f in first:
     rel = f[len(root):] if f.startswith(root) else f
     if rel.startswith("reference/test/consumer/"):
         continue
@@ -50,16 +58,18 @@ for entry in json.load(open(sys.argv[1])):
             not tests and rel.startswith(("conformance/", "tools/", "testkit/src/"))):
         print(rel)
 PY
-  )
+)
+[ -s "$once/compile_commands.json" ] || { echo "tidy: could not read $build/compile_commands.json" >&2; exit 2; }
+if [ ${#files[@]} -eq 0 ]; then
+  files=("${chosen[@]}")
 fi
 
-# a unit compiled into two targets is in the compile database twice: checked once
 mapfile -t files < <(printf '%s\n' "${files[@]}" | sort -u)
 log="$build/tidy.log"
 : >"$log"
 start=$SECONDS
 printf '%s\n' "${files[@]}" | (cd "$root" && xargs -P "$(nproc)" -n 1 \
-  clang-tidy-14 -p "$build" --quiet 2>/dev/null) >>"$log" || true
+  clang-tidy-14 -p "$once" --quiet 2>/dev/null) >>"$log" || true
 findings=$(grep -E '^[^ ].*:[0-9]+:[0-9]+: (warning|error):' "$log" | sed "s|^$root/||" | sort -u || true)
 if [ -n "$findings" ]; then
   echo "$findings"
