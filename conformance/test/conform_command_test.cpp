@@ -113,8 +113,10 @@ const bool integer_floats_registered = [] {
 class Command : public ::testing::Test {
 protected:
     void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("conform_command_test." + std::to_string(::getpid()) + "." +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        // one directory, removed whole by TearDown: a parameterised test's name holds a '/'
+        std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+        std::replace(name.begin(), name.end(), '/', '.');
+        dir_ = fs::temp_directory_path() / ("conform_command_test." + std::to_string(::getpid()) + "." + name);
         fs::create_directories(dir_);
     }
     void TearDown() override { fs::remove_all(dir_); }

@@ -205,22 +205,25 @@ private:
         if (!r_->invariant.empty()) {
             return;  // the first one broken is the one reported
         }
-        const std::string call = "after write call #" + std::to_string(r_->writes.size()) + " (" + std::to_string(n) +
-                                 (n == 1 ? " byte)" : " bytes)");
+        // named only when something broke: this runs after every write
+        const auto call = [&] {
+            return "after write call #" + std::to_string(r_->writes.size()) + " (" + std::to_string(n) +
+                   (n == 1 ? " byte)" : " bytes)");
+        };
         const std::size_t pos = sink_->position();
         if (pos != cursor_) {
-            r_->invariant = call + ": position() " + std::to_string(pos) + ", but the writes put the cursor at byte " +
-                            std::to_string(cursor_);
+            r_->invariant = call() + ": position() " + std::to_string(pos) +
+                            ", but the writes put the cursor at byte " + std::to_string(cursor_);
         } else if (was.room != none && n <= was.room && probes_.log->allocations() != was.allocations) {
-            r_->invariant = call + ": the write fitted in the " + std::to_string(was.room) +
+            r_->invariant = call() + ": the write fitted in the " + std::to_string(was.room) +
                             " bytes of room the sink had, yet it allocated " +
                             std::to_string(probes_.log->allocations() - was.allocations) + " time(s)";
         } else if (const std::string wrong = growth_mismatch(was, n); !wrong.empty()) {
-            r_->invariant = call + ": " + wrong;
+            r_->invariant = call() + ": " + wrong;
         } else if (probes_.consistency) {
             const std::string inconsistent = probes_.consistency();
             if (!inconsistent.empty()) {
-                r_->invariant = call + ": " + inconsistent;
+                r_->invariant = call() + ": " + inconsistent;
             }
         }
     }
