@@ -172,6 +172,36 @@ SINKCHECK_PROPERTY(FuzzSeed, AProgramReadsBackAsItself, 10.0) {
     RC_ASSERT(a.position == b.position);
 }
 
+// block_bytes makes a block's first 256 bytes and copies them on: every byte must still be the
+// op's byte_at, across the period, at its edges and in blocks after seeks and single bytes.
+TEST(WriteProgram, BlockBytesAreEachBlocksBytesInOrder) {
+    write_program prog;
+    std::uint8_t salt = 7;
+    for (const std::size_t length : {0UL, 1UL, 255UL, 256UL, 257UL, 511UL, 512UL, 513UL, 1000UL, 65537UL}) {
+        write_op block;
+        block.what = write_op::kind::block;
+        block.length = length;
+        block.salt = salt;
+        salt = static_cast<std::uint8_t>(salt * 29 + 1);
+        prog.ops.push_back(block);
+        write_op between;
+        between.what = length % 2 == 0 ? write_op::kind::byte : write_op::kind::seek;
+        prog.ops.push_back(between);
+    }
+    const std::vector<std::uint8_t> bytes = block_bytes(prog);
+    std::size_t at = 0;
+    for (const write_op& op : prog.ops) {
+        if (op.what != write_op::kind::block) {
+            continue;
+        }
+        for (std::size_t i = 0; i < op.length; ++i, ++at) {
+            ASSERT_LT(at, bytes.size());
+            ASSERT_EQ(bytes[at], op.byte_at(i)) << "byte " << i << " of a block of " << op.length;
+        }
+    }
+    EXPECT_EQ(at, bytes.size());
+}
+
 TEST(FuzzSeed, WhatAnInputCannotHoldIsRefusedByName) {
     write_program prog;
     write_op big;

@@ -6,8 +6,10 @@
 // its salt and offset, so a byte lost, doubled or put in the wrong place shows.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -26,6 +28,7 @@ struct write_op {
     /// seek: the target is this modulo (bytes written so far + 1)
     std::size_t target = 0;
 
+    /// Byte i of the op's bytes; 131 is odd, so they repeat every 256 bytes and no sooner.
     std::uint8_t byte_at(std::size_t i) const noexcept { return static_cast<std::uint8_t>(salt + 131U * i); }
 };
 
@@ -42,14 +45,23 @@ inline std::vector<std::uint8_t> block_bytes(const write_program& prog) {
     for (const write_op& op : prog.ops) {
         total += op.what == write_op::kind::block ? op.length : 0;
     }
-    std::vector<std::uint8_t> out;
-    out.reserve(total);
+    std::vector<std::uint8_t> out(total);
+    std::uint8_t* at = out.data();
     for (const write_op& op : prog.ops) {
-        if (op.what == write_op::kind::block) {
-            for (std::size_t i = 0; i < op.length; ++i) {
-                out.push_back(op.byte_at(i));
-            }
+        if (op.what != write_op::kind::block) {
+            continue;
         }
+        // the first period byte by byte, then copies of what is made, doubling
+        const std::size_t period = std::min<std::size_t>(op.length, 256);
+        for (std::size_t i = 0; i < period; ++i) {
+            at[i] = op.byte_at(i);
+        }
+        for (std::size_t made = period; made < op.length;) {
+            const std::size_t n = std::min(made, op.length - made);
+            std::memcpy(at + made, at, n);
+            made += n;
+        }
+        at += op.length;
     }
     return out;
 }
