@@ -3,6 +3,8 @@
 # present it changes nothing; otherwise it runs apt-get update once, then apt-get install -y.
 #
 #   setup.sh          everything (CI, development)
+#   setup.sh --build  what configuring and building the whole tree with g++ needs (scripts/test.sh
+#                     installs this first, and the rest while g++ compiles)
 #   setup.sh --tool   only what building `sinkcheck` (the CLI and the conformance runner) needs:
 #                     the GitHub Action (action.yml) installs this much
 set -euo pipefail
@@ -16,17 +18,24 @@ tool_packages=(
   cmake ninja-build g++ nlohmann-json3-dev librapidcheck-dev libgtest-dev
   libmsgpack-cxx-dev libcbor-dev libbson-dev pkg-config libclang-rt-14-dev
 )
-packages=(
+# The g++ build also compiles the benchmarks (Google Benchmark) through ccache, and its configure
+# step looks for valgrind (the perf gate is skipped without it) and python3.
+build_packages=(
   "${tool_packages[@]}"
-  clang-14 llvm-14 lld-14 clang-format-14 clang-tidy-14 binutils git libbenchmark-dev
-  python3 python3-cbor2 python3-msgpack python3-ubjson python3-bjdata python3-bson python3-jsonschema python3-yaml
-  valgrind zip unzip afl++ ccache libfmt-dev libprotobuf-dev libabsl-dev
+  ccache git python3 valgrind libbenchmark-dev
+)
+packages=(
+  "${build_packages[@]}"
+  clang-14 llvm-14 lld-14 clang-format-14 clang-tidy-14 binutils
+  python3-cbor2 python3-msgpack python3-ubjson python3-bjdata python3-bson python3-jsonschema python3-yaml
+  zip unzip afl++ libfmt-dev libprotobuf-dev libabsl-dev
   golang-go rustc
 )
 case "${1:-}" in
   --tool) packages=("${tool_packages[@]}") ;;
+  --build) packages=("${build_packages[@]}") ;;
   "") ;;
-  *) echo "setup: unknown option '$1' (--tool, or nothing)" >&2; exit 2 ;;
+  *) echo "setup: unknown option '$1' (--build, --tool, or nothing)" >&2; exit 2 ;;
 esac
 
 missing=()
