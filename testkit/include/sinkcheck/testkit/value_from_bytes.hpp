@@ -1,4 +1,4 @@
-// value_from_bytes.hpp — a JSON value built directly from fuzz input bytes.
+// sinkcheck/testkit/value_from_bytes.hpp — a JSON value built directly from fuzz input bytes.
 //
 // A JSON parser only ever produces some values: non-negative integers always as
 // number_unsigned, no binary, no discarded values, keys and strings that are valid UTF-8,
