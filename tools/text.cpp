@@ -18,13 +18,12 @@
 
 #include "commands.hpp"
 #include "sinkcheck/conform/value_text.hpp"
+#include "sinkcheck/detail/hex.hpp"
 #include "sinkcheck/detail/utf8.hpp"
 #include "sinkcheck/detail/walk.hpp"
 
 namespace sinkcheck::cli {
 namespace {
-
-constexpr const char* hex_digits = "0123456789abcdef";
 
 /// The key sets that mean notation (docs/cli.md); any other object is data, and an object of
 /// data with one of these key sets is written inside {"$object": ...}.
@@ -52,7 +51,7 @@ std::string float_notation(double d) {
     }
     std::string text = "0x";
     for (int shift = 60; shift >= 0; shift -= 4) {
-        text += hex_digits[(bits >> shift) & 0xF];
+        text += sinkcheck::detail::hex_digit(static_cast<unsigned>(bits >> shift));
     }
     return text;
 }

@@ -19,6 +19,7 @@
 #include <sstream>
 #include <thread>
 
+#include "sinkcheck/detail/hex.hpp"
 #include "sinkcheck/detail/utf8.hpp"
 #include "sinkcheck/detail/walk.hpp"
 #include "sinkcheck/error.hpp"
@@ -415,10 +416,8 @@ std::string printable(std::string_view text) {
     std::string out;
     out.reserve(text.size());
     auto escape = [&out](unsigned char b) {
-        static const char digits[] = "0123456789abcdef";
         out += "\\x";
-        out += digits[b >> 4];
-        out += digits[b & 15];
+        detail::append_hex(out, b);
     };
     std::size_t i = 0;
     while (i < text.size()) {

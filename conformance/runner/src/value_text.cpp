@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "sinkcheck/detail/hex.hpp"
 #include "sinkcheck/detail/utf8.hpp"
 
 namespace sinkcheck::conform {
@@ -640,7 +641,6 @@ void render_float(std::string& out, double v) {
 }
 
 void render_string(std::string& out, const std::string& s) {
-    static const char digits[] = "0123456789abcdef";
     out += '"';
     // Valid UTF-8 (nearly every string) has no byte to escape at or above 0x80, so whole runs
     // without a quote, backslash or control character are copied at once.
@@ -664,8 +664,7 @@ void render_string(std::string& out, const std::string& s) {
             const std::size_t len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
             if (i + len > s.size() || detail::utf8_invalid_at(s.data() + i, len) != detail::utf8_valid) {
                 out += "\\x";
-                out += digits[b >> 4];
-                out += digits[b & 15];
+                detail::append_hex(out, b);
                 ++i;
             } else {
                 out.append(s, i, len);
@@ -684,8 +683,7 @@ void render_string(std::string& out, const std::string& s) {
             default:
                 if (b < 0x20 || b == 0x7f) {
                     out += "\\u00";
-                    out += digits[b >> 4];
-                    out += digits[b & 15];
+                    detail::append_hex(out, b);
                 } else {
                     out += static_cast<char>(b);
                 }
@@ -710,14 +708,13 @@ void render_scalar(std::string& out, const json& j) {
         case json::value_t::number_float: render_float(out, j.get<double>()); break;
         case json::value_t::string: render_string(out, j.get_ref<const std::string&>()); break;
         case json::value_t::binary: {
-            static const char digits[] = "0123456789abcdef";
             const auto& b = j.get_binary();
             out += "h'";
             std::size_t at = out.size();
             out.resize(at + 2 * b.size());
             for (std::uint8_t x : b) {
-                out[at++] = digits[x >> 4];
-                out[at++] = digits[x & 15];
+                out[at++] = detail::hex_digit(x >> 4U);
+                out[at++] = detail::hex_digit(x);
             }
             out += '\'';
             if (b.has_subtype()) {

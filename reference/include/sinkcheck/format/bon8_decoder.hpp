@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sinkcheck/detail/bytes.hpp"
+#include "sinkcheck/detail/hex.hpp"
 #include "sinkcheck/error.hpp"
 #include "sinkcheck/format/bon8.hpp"
 
@@ -26,8 +27,9 @@ namespace sinkcheck {
 namespace detail {
 
 inline std::string bon8_hex_byte(std::uint8_t b) {
-    static const char digits[] = "0123456789abcdef";
-    return std::string("0x") + digits[b >> 4] + digits[b & 15];
+    std::string out = "0x";
+    append_hex(out, b);
+    return out;
 }
 
 inline bool bon8_continuation(std::uint8_t b) noexcept { return (b & 0xc0) == 0x80; }

@@ -10,16 +10,16 @@
 #include <string_view>
 #include <vector>
 
+#include "sinkcheck/detail/hex.hpp"
+
 namespace sinkcheck::testkit {
 
 /// "00ff1a": two lowercase digits a byte, nothing between them.
 inline std::string to_hex(const std::uint8_t* p, std::size_t n) {
-    static constexpr char digits[] = "0123456789abcdef";
     std::string out;
     out.reserve(2 * n);
     for (std::size_t i = 0; i < n; ++i) {
-        out += digits[p[i] >> 4U];
-        out += digits[p[i] & 15U];
+        sinkcheck::detail::append_hex(out, p[i]);
     }
     return out;
 }

@@ -60,7 +60,6 @@ inline void show_double(double d, std::ostream& os) {
 }
 
 inline void show_string(const std::string& s, std::ostream& os) {
-    static const char digits[] = "0123456789abcdef";
     const std::size_t shown = s.size() > 48 ? 32 : s.size();
     os << '"';
     for (std::size_t i = 0; i < shown; ++i) {
@@ -68,7 +67,7 @@ inline void show_string(const std::string& s, std::ostream& os) {
         if (c == '"' || c == '\\') {
             os << '\\' << s[i];
         } else if (c < 0x20 || c == 0x7F) {
-            os << "\\u00" << digits[c >> 4] << digits[c & 15];
+            os << "\\u00" << sinkcheck::detail::hex_digit(c >> 4U) << sinkcheck::detail::hex_digit(c);
         } else if (c < 0x80) {
             os << s[i];
         } else {
@@ -82,7 +81,7 @@ inline void show_string(const std::string& s, std::ostream& os) {
                 os.write(s.data() + i, static_cast<std::streamsize>(len));
                 i += len - 1;
             } else {
-                os << "\\x" << digits[c >> 4] << digits[c & 15];
+                os << "\\x" << sinkcheck::detail::hex_digit(c >> 4U) << sinkcheck::detail::hex_digit(c);
             }
         }
     }
