@@ -51,7 +51,6 @@ stage() {
 export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
-
 # Both builds are configured from CMakePresets.json (presets gcc and clang-asan, which say why
 # each flag is there).
 # ccache (scripts/setup.sh installs it; the gcc and clang-asan presets name it as launcher): a
