@@ -30,10 +30,13 @@ fi
 nlohmann_flags=()
 [ "$nlohmann_include" = /usr/include ] || nlohmann_flags=(-isystem "$nlohmann_include")
 
-# libFuzzer gets feedback from sinkcheck's own code only (fuzz/coverage-ignorelist.txt says why)
-feedback_flags=()
+# libFuzzer gets feedback from sinkcheck's own code under test only, and the standard library's
+# loops go without UBSan's checks (the lists say why: testkit/cmake/coverage-ignorelist.txt and
+# ubsan-ignorelist.txt, fuzz/coverage-ignorelist.txt)
+feedback_flags=(-fsanitize-ignorelist="$src_root/testkit/cmake/ubsan-ignorelist.txt")
 [ "${FUZZING_ENGINE:-libfuzzer}" = libfuzzer ] &&
-  feedback_flags=(-fsanitize-coverage-ignorelist="$src_root/fuzz/coverage-ignorelist.txt")
+  feedback_flags+=(-fsanitize-coverage-ignorelist="$src_root/testkit/cmake/coverage-ignorelist.txt"
+    -fsanitize-coverage-ignorelist="$src_root/fuzz/coverage-ignorelist.txt")
 
 common_flags=(-std=c++17 -I"$src_root/reference/include" -I"$src_root/testkit/include" -I"$src_root/fuzz"
   -I"$src_root/conformance/runner/include" "${nlohmann_flags[@]}")

@@ -12,7 +12,8 @@
 #
 # sinkcheck_add_sink_fuzzer(NAME SOURCES src... [LIBS lib...] [CORPUS dir])
 #   A fuzz target (sources define LLVMFuzzerTestOneInput). With clang and SINKCHECK_FUZZ=ON it
-#   links libFuzzer; otherwise the kit's replay main, and CORPUS (when given) is replayed as a
+#   links libFuzzer, with coverage feedback from the code under test only (the standard library
+#   and the kit's own checks are left out: coverage-ignorelist.txt beside this file); otherwise the kit's replay main, and CORPUS (when given) is replayed as a
 #   CTest test, so the target builds and runs with any compiler.
 #
 # sinkcheck_add_process_sink_check(NAME COMMAND cmd [arg...] [DEPENDS target...] [CHECK_ARGS arg...]
@@ -140,7 +141,10 @@ function(sinkcheck_add_sink_fuzzer name)
     if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
       message(FATAL_ERROR "SINKCHECK_FUZZ=ON needs clang (libFuzzer)")
     endif()
-    target_compile_options(${name} PRIVATE -fsanitize=fuzzer)
+    # feedback from the code under test only (the lists beside this file say why)
+    target_compile_options(${name} PRIVATE -fsanitize=fuzzer
+      "-fsanitize-coverage-ignorelist=${CMAKE_CURRENT_FUNCTION_LIST_DIR}/coverage-ignorelist.txt"
+      "-fsanitize-ignorelist=${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ubsan-ignorelist.txt")
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
   else()
     sinkcheck_testkit_source(replay_main replay_main.cpp)

@@ -22,6 +22,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sinkcheck/testkit/fuzz_report.hpp"
@@ -299,12 +300,17 @@ inline bool has_seek(const write_program& prog) {
 template <class T>
 void fuzz_one_sink(const fuzz_program& p, const std::vector<std::uint8_t>& blocks, std::size_t site) {
     using traits = sink_traits<T>;
-    const std::string name(traits::name());
-    const run_record r = drive<T>(p.setup, [&](auto& sink) {
-        std::size_t size = 0;
-        play(p.prog, blocks, sink, size);
-    });
-    auto fail = [&](fuzz::mismatch kind, const std::string& text) { detail::sink_finding(kind, site, name, p, text); };
+    const std::string_view name = traits::name();
+    const run_record r = drive<T>(
+        p.setup,
+        [&](auto& sink) {
+            std::size_t size = 0;
+            play(p.prog, blocks, sink, size);
+        },
+        size_hint(p.prog));
+    auto fail = [&](fuzz::mismatch kind, const std::string& text) {
+        detail::sink_finding(kind, site, std::string(name), p, text);
+    };
     const bool seeks = traits::seekable && detail::has_seek(p.prog);
     // the only exceptions allowed: the armed fault, and a fixed-capacity sink's overflow
     const bool allowed = r.how == outcome::completed || (r.how == outcome::write_fault && p.setup.write_fault != 0) ||
