@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
 #include <time.h>
 
 #if defined(__GLIBC__)
@@ -54,7 +55,24 @@ inline bool& use_wall_clock() {
     return wall;
 }
 
+/// Whether the CPU time of waited-for child processes counts too (getrusage(RUSAGE_CHILDREN)):
+/// for a benchmark whose calls are processes (bench_tool).
+inline bool& children_clock() {
+    static bool children = false;
+    return children;
+}
+
 inline double now_seconds() {
+    if (children_clock()) {
+        rusage own{};
+        rusage children{};
+        getrusage(RUSAGE_SELF, &own);
+        getrusage(RUSAGE_CHILDREN, &children);
+        const auto seconds = [](const timeval& t) {
+            return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+        };
+        return seconds(own.ru_utime) + seconds(own.ru_stime) + seconds(children.ru_utime) + seconds(children.ru_stime);
+    }
     if (use_wall_clock()) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
     }

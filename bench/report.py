@@ -35,6 +35,8 @@ ROWS = {
            ">= 4 GB/s on CJK (3-byte) text"),
     "14": ("row 1 on text documents (ASCII, Latin, Cyrillic, CJK, emoji, mixed; short and long strings)",
            ">= 1.00x"),
+    "15": ("`sinkcheck encode FILE` vs nlohmann's parse + to_<fmt> of the same JSON file, a process each "
+           "(A: nlohmann)", "<= 1.20"),
 }
 
 

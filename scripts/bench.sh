@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark command: builds the benchmarks in Release with g++ (build-bench-gcc) and with
-# clang++-14 (build-bench-clang), runs every row of bench/README.md (rows 1, 3, 4, 5, 11, 12, 13
-# and 14 with both compilers, the others with g++; rows 1 and 12 once more with the heap kept),
+# clang++-14 (build-bench-clang), runs every row of bench/README.md (rows 1, 3, 4, 5, 11, 12, 13,
+# 14 and 15 with both compilers, the others with g++; rows 1 and 12 once more with the heap kept),
 # runs the perf gate, and writes docs/bench/results.md and docs/bench/ratios.svg from what the
 # runs printed.
 #
@@ -28,7 +28,7 @@ fi
 
 out=docs/bench
 mkdir -p "$out"
-targets=(bench_encoders bench_peers bench_sinks bench_utf8 bench_fault_cost perf_gate)
+targets=(bench_encoders bench_peers bench_sinks bench_utf8 bench_tool sinkcheck_cli bench_fault_cost perf_gate)
 
 build() {  # build PRESET DIR (CMakePresets.json: Release, warnings not errors, and why)
   cmake --preset "$1" > /dev/null
@@ -64,6 +64,8 @@ run peers-clang build-bench-clang/bench/bench_peers "$clang_label"
 run sinks-clang build-bench-clang/bench/bench_sinks "$clang_label" --only 3 --only 4
 run utf8-gcc build-bench-gcc/bench/bench_utf8 "$gcc_label"
 run utf8-clang build-bench-clang/bench/bench_utf8 "$clang_label"
+run tool-gcc build-bench-gcc/bench/bench_tool "$gcc_label" --sinkcheck build-bench-gcc/tools/sinkcheck
+run tool-clang build-bench-clang/bench/bench_tool "$clang_label" --sinkcheck build-bench-clang/tools/sinkcheck
 # Row 1 again with glibc told to keep freed memory (bench/paired.hpp, keep_heap): the same
 # encoders in a long-running process, without the page faults that every call from a trimmed heap
 # (the default, cold_heap) pays for its fresh vector.
@@ -98,6 +100,6 @@ machine=$out/raw-machine.md
 } > "$machine"
 
 python3 bench/report.py --machine "$machine" --notes bench/results_notes.md --gate "$gate_log" \
-  --md "$out/results.md" --svg "$out/ratios.svg" "$out"/raw-{encoders,peers,sinks,utf8}-gcc.tsv \
-  "$out"/raw-{encoders,peers,sinks,utf8}-clang.tsv "$out"/raw-{encoders,peers}-{gcc,clang}-heap-kept.tsv
+  --md "$out/results.md" --svg "$out/ratios.svg" "$out"/raw-{encoders,peers,sinks,utf8,tool}-gcc.tsv \
+  "$out"/raw-{encoders,peers,sinks,utf8,tool}-clang.tsv "$out"/raw-{encoders,peers}-{gcc,clang}-heap-kept.tsv
 echo "=== wrote $root/$out/results.md and $root/$out/ratios.svg"

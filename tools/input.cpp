@@ -148,9 +148,8 @@ private:
             a.push_back(std::move(v));
             return a.back();
         }
-        json& slot = parent[key_];  // a repeated key keeps the last value, as nlohmann does
-        slot = std::move(v);
-        return slot;
+        // a repeated key keeps the last value, as nlohmann does
+        return parent.get_ref<json::object_t&>().insert_or_assign(std::move(key_), std::move(v)).first->second;
     }
 
     std::size_t max_depth_;

@@ -496,6 +496,23 @@ group_notation() {
   run decode --from json "$work/forms.json"
   expect_rc 0 "decode of the export's notation forms"
   expect_stdout '[{"a":2,"b":1},-5,2.0,{"$discarded":true},{"$object":{"$members":0}}]' "the export's notation forms"
+  # plain JSON skips the notation's reader (no key starts with '$'): each sample under "v" must
+  # encode as it does under {"$object": ...}, which goes through the reader, in every format
+  local sample format
+  for sample in "$samples"/*.json; do
+    printf '{"v": %s}' "$(cat "$sample")" >"$work/direct.json"
+    printf '{"$object": {"v": %s}}' "$(cat "$sample")" >"$work/read.json"
+    for format in cbor msgpack ubjson bjdata bson bon8; do
+      run encode --to "$format" "$work/read.json"
+      local read_rc=$rc
+      cp "$work/out" "$work/read.out"
+      run encode --to "$format" "$work/direct.json"
+      checks=$((checks + 1))
+      if [ "$rc" != "$read_rc" ] || ! cmp -s "$work/out" "$work/read.out"; then
+        fail "$(basename "$sample") to $format: exit $rc and $(wc -c <"$work/out") bytes without the notation's reader, exit $read_rc and $(wc -c <"$work/read.out") bytes with it"
+      fi
+    done
+  done
 }
 
 group_corpus() {
