@@ -106,37 +106,9 @@ bool next_child(Frame& f) {
     return f.index < f.node->size();
 }
 
-/// Whether some object in value has a key starting with '$' (only then can it hold the notation).
-bool may_hold_notation(const json& value) {
-    std::vector<const json*> todo{&value};
-    while (!todo.empty()) {
-        const json* v = todo.back();
-        todo.pop_back();
-        if (v->is_object()) {
-            for (const auto& [key, member] : v->get_ref<const json::object_t&>()) {
-                if (!key.empty() && key[0] == '$') {
-                    return true;
-                }
-                todo.push_back(&member);
-            }
-        } else if (v->is_array()) {
-            for (const json& element : v->get_ref<const json::array_t&>()) {
-                todo.push_back(&element);
-            }
-        }
-    }
-    return false;
-}
-
 }  // namespace
 
 void resolve_text_notation(json& value, const std::string& input_name) {
-    // Every notation object has a key starting with '$'; without one the document is plain JSON,
-    // which the round trip below gives back unchanged (nlohmann's number types, the shortest
-    // digits of a double, UTF-8 strings, sorted keys), at twice the cost of reading it.
-    if (!may_hold_notation(value)) {
-        return;
-    }
     // The notation has one reader, the conformance runner's: to wire text, then the value.
     conform::parse_limits limits;
     limits.allow_repeat = false;
