@@ -139,6 +139,144 @@ inline nlohmann::json text_document(script s, std::size_t records, std::size_t m
     return doc;
 }
 
+/// xorshift64, the benchmarks' fixed and portable sequence.
+inline std::uint64_t next_random(std::uint64_t& x) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+}
+
+/// A GeoJSON FeatureCollection shaped like a country's borders (nativejson-benchmark's
+/// canada.json): `features` polygons, each a few rings of [longitude, latitude] pairs walking
+/// along a coastline, doubles of 14-16 significant digits; about 110,000 pairs by default.
+inline nlohmann::json geojson_document(std::size_t features = 40) {
+    std::uint64_t x = 0x9E3779B97F4A7C15ULL;
+    nlohmann::json feats = nlohmann::json::array();
+    for (std::size_t f = 0; f < features; ++f) {
+        nlohmann::json rings = nlohmann::json::array();
+        const std::size_t ring_count = 1 + next_random(x) % 5;
+        for (std::size_t r = 0; r < ring_count; ++r) {
+            double lon = -141.0 + static_cast<double>(next_random(x) % 8800) / 100.0;
+            double lat = 41.0 + static_cast<double>(next_random(x) % 4200) / 100.0;
+            nlohmann::json ring = nlohmann::json::array();
+            const std::size_t points = 100 + next_random(x) % 1000;
+            for (std::size_t k = 0; k < points; ++k) {
+                lon += (static_cast<double>(next_random(x) % 20001) - 10000.0) * 1.3e-7;
+                lat += (static_cast<double>(next_random(x) % 20001) - 10000.0) * 0.9e-7;
+                ring.push_back(nlohmann::json::array({lon, lat}));
+            }
+            ring.push_back(ring.front());  // a ring closes on its first point
+            rings.push_back(std::move(ring));
+        }
+        feats.push_back({{"type", "Feature"},
+                         {"properties", {{"name", "region " + std::to_string(f)}}},
+                         {"geometry", {{"type", "Polygon"}, {"coordinates", std::move(rings)}}}});
+    }
+    return {{"type", "FeatureCollection"}, {"features", std::move(feats)}};
+}
+
+/// A catalogue shaped like nativejson-benchmark's citm_catalog.json: maps from id strings to
+/// names, events keyed by their id with lists of topic ids and null logos and descriptions, and
+/// performances whose prices list amounts by seat and audience category.
+inline nlohmann::json catalog_document(std::size_t events = 2000) {
+    std::uint64_t x = 0xD1B54A32D192ED03ULL;
+    nlohmann::json doc;
+    nlohmann::json area_names = nlohmann::json::object();
+    for (int a = 0; a < 60; ++a) {
+        area_names[std::to_string(205705993 + a)] = "Area " + std::to_string(a) + " - Parterre";
+    }
+    doc["areaNames"] = std::move(area_names);
+    nlohmann::json seat_names = nlohmann::json::object();
+    for (int c = 0; c < 60; ++c) {
+        seat_names[std::to_string(338937235 + c)] = "Category " + std::to_string(c % 8 + 1);
+    }
+    doc["seatCategoryNames"] = std::move(seat_names);
+    nlohmann::json event_map = nlohmann::json::object();
+    nlohmann::json performances = nlohmann::json::array();
+    for (std::size_t e = 0; e < events; ++e) {
+        const std::uint64_t id = 138586341 + e * 7;
+        nlohmann::json topics = nlohmann::json::array();
+        for (std::uint64_t t = 0; t < 1 + next_random(x) % 4; ++t) {
+            topics.push_back(337184262 + next_random(x) % 400);
+        }
+        event_map[std::to_string(id)] = {
+            {"description", nullptr},
+            {"id", id},
+            {"logo",
+             next_random(x) % 3 == 0 ? nlohmann::json("/images/UE0AAAAACEKo6QAAAAZDSVRN") : nlohmann::json(nullptr)},
+            {"name", "Concert " + std::to_string(e)},
+            {"subTopicIds", topics},
+            {"subjectCode", nullptr},
+            {"subtitle", nullptr},
+            {"topicIds", topics}};
+        nlohmann::json prices = nlohmann::json::array();
+        for (std::uint64_t p = 0; p < 2 + next_random(x) % 6; ++p) {
+            prices.push_back({{"amount", 9000 + 500 * (next_random(x) % 40)},
+                              {"audienceSubCategoryId", 337100890},
+                              {"seatCategoryId", 338937235 + next_random(x) % 60}});
+        }
+        performances.push_back({{"eventId", id},
+                                {"id", 339887544 + e},
+                                {"logo", nullptr},
+                                {"name", nullptr},
+                                {"prices", std::move(prices)},
+                                {"seatCategories", nlohmann::json::array({{{"areas", {{{"areaId", 205705999}}}}}})},
+                                {"seatMapImage", nullptr},
+                                {"start", 1372701600000 + 86400000 * e},
+                                {"venueCode", "PLEYEL_PLEYEL"}});
+    }
+    doc["events"] = std::move(event_map);
+    doc["performances"] = std::move(performances);
+    return doc;
+}
+
+/// A social-media timeline shaped like nativejson-benchmark's twitter.json: statuses with 64-bit
+/// ids (and their decimal strings), text of 20-140 characters in mixed scripts with emoji, a
+/// user object, entities, counts, flags and nulls.
+inline nlohmann::json timeline_document(std::size_t statuses = 1000) {
+    std::uint64_t x = 0xA0761D6478BD642FULL;
+    nlohmann::json list = nlohmann::json::array();
+    for (std::size_t i = 0; i < statuses; ++i) {
+        const std::uint64_t id = 505874924095815681ULL + next_random(x) % 1000000000ULL;
+        const std::uint64_t user_id = next_random(x) % 3000000000ULL;
+        const auto text_script = static_cast<script>(next_random(x) % 6);
+        nlohmann::json hashtags = nlohmann::json::array();
+        for (std::uint64_t h = 0; h < next_random(x) % 3; ++h) {
+            hashtags.push_back({{"text", script_text(script::latin, 4 + next_random(x) % 8, x)},
+                                {"indices", {next_random(x) % 100, 100 + next_random(x) % 40}}});
+        }
+        list.push_back(
+            {{"created_at", "Sun Aug 31 00:29:15 +0000 2014"},
+             {"id", id},
+             {"id_str", std::to_string(id)},
+             {"text", script_text(text_script, 20 + next_random(x) % 121, x)},
+             {"source", "<a href=\"https://mobile.example.com\" rel=\"nofollow\">Mobile Web</a>"},
+             {"truncated", false},
+             {"in_reply_to_status_id", next_random(x) % 4 == 0 ? nlohmann::json(id - 12345) : nlohmann::json(nullptr)},
+             {"user",
+              {{"id", user_id},
+               {"id_str", std::to_string(user_id)},
+               {"name", script_text(text_script, 3 + next_random(x) % 12, x)},
+               {"screen_name", "user" + std::to_string(user_id % 100000)},
+               {"location", next_random(x) % 2 == 0 ? script_text(script::latin, 8, x) : std::string()},
+               {"description", script_text(text_script, next_random(x) % 100, x)},
+               {"followers_count", next_random(x) % 100000},
+               {"friends_count", next_random(x) % 5000},
+               {"verified", next_random(x) % 20 == 0},
+               {"profile_background_color", "C0DEED"}}},
+             {"geo", nullptr},
+             {"retweet_count", next_random(x) % 1000},
+             {"favorite_count", next_random(x) % 1000},
+             {"entities", {{"hashtags", std::move(hashtags)}, {"urls", nlohmann::json::array()}}},
+             {"favorited", false},
+             {"retweeted", false},
+             {"lang", script_name(text_script)}});
+    }
+    return {{"statuses", std::move(list)},
+            {"search_metadata", {{"completed_in", 0.087}, {"max_id", 505874924095815681ULL}, {"count", statuses}}}};
+}
+
 /// The documents every encoder row runs on, by name. BSON writes only objects, so for BSON each
 /// document is the value of the key "doc" (bson_value).
 struct document {
@@ -162,6 +300,9 @@ inline std::vector<document> encoder_documents() {
     std::vector<document> docs;
     docs.push_back(named_document("num1M", numbers_document()));
     docs.push_back(named_document("objects", objects_document()));
+    docs.push_back(named_document("geojson", geojson_document()));
+    docs.push_back(named_document("catalog", catalog_document()));
+    docs.push_back(named_document("timeline", timeline_document()));
     return docs;
 }
 
