@@ -1,14 +1,15 @@
 // chunked_sink: seed 003's chunk sizes, the closing chunk-count figure, and failure behaviour.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "exception_safety.hpp"
 #include "sink_test_programs.hpp"
 #include "sinkcheck/sink/chunked_sink.hpp"
-#include "sinkcheck/testkit/instrument/fault_sink.hpp"
 #include "sinkcheck/testkit/instrument/tracing_allocator.hpp"
 
 namespace sinkcheck {
@@ -129,36 +130,29 @@ TEST(ChunkedSink, OneAllocationPerChunkAndAllFreed) {
     EXPECT_TRUE(log->clean()) << log->leak_report();
 }
 
-TEST(ChunkedSink, LeavesTheCompletedWritesWhenAChunkAllocationFails) {
-    const auto p = test::mixed_program(32, 300000);
-    for (std::size_t k = 1; k <= 8; ++k) {
-        auto log = std::make_shared<allocation_log>();
-        {
-            traced_chunked_sink s(2048, 65536, tracing_allocator<std::uint8_t>(log));
-            log->fail_at(k);
-            std::size_t done = 0;
-            try {
-                for (; done < p.writes.size(); ++done) {
-                    run_writes(s, test::write_program{{p.writes[done]}});
-                }
-                ADD_FAILURE() << "allocation " << k << " never failed";
-            } catch (const std::bad_alloc&) {}
-            EXPECT_EQ(s.chunk_count(), k - 1);
-            EXPECT_EQ(s.flatten(), p.prefix(done)) << "allocation " << k;
-        }
-        EXPECT_TRUE(log->clean()) << log->leak_report();
+/// A chunked sink on the tracing allocator; it owns its chunks, so the fixture keeps the sink.
+struct chunked_fixture {
+    traced_chunked_sink s;
+    template <class Body>
+    void run(Body&& body) {
+        body(s);
     }
-}
+    std::vector<std::uint8_t> held() const { return s.flatten(); }
+};
 
-TEST(ChunkedSink, LeavesTheCompletedWritesWhenAWriteThrows) {
-    const auto p = test::mixed_program(33, 6000);
-    for (std::size_t k = 1; k <= p.writes.size(); ++k) {
-        chunked_sink s(16, 256);
-        fault_sink<chunked_sink> f(s);
-        f.fail_at_write(k);
-        EXPECT_THROW(run_writes(f, p), injected_fault);
-        ASSERT_EQ(s.flatten(), p.prefix(k - 1)) << "fault at write " << k;
+TEST(ChunkedSink, LeavesTheCompletedWritesWhenAnAllocationOrAWriteFails) {
+    const auto make = [](const std::shared_ptr<allocation_log>& log) {
+        return chunked_fixture{traced_chunked_sink(16, 256, tracing_allocator<std::uint8_t>(log))};
+    };
+    // short writes across chunks of 16, 32, .., 256 bytes, then 256 each: an allocation per chunk
+    std::vector<std::size_t> lengths;
+    for (std::size_t i = 0; i < 300; ++i) {
+        lengths.push_back(1 + i * 7 % 23);
     }
+    const auto failures = test::check_every_failure(test::program_of(lengths), make, "chunked_sink, short writes");
+    EXPECT_GT(failures.size(), 10u);
+    // and now and then a write longer than any chunk, which gets a chunk of its own
+    test::check_every_failure(test::mixed_program(33, 6000), make, "chunked_sink, mixed writes");
 }
 
 TEST(ChunkedSink, MovedSinkOwnsTheChunks) {

@@ -1,11 +1,13 @@
 // memory_writer: seed 004's seekless writer — appends, grows like vector_sink, hands out its bytes.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "exception_safety.hpp"
 #include "sink_test_programs.hpp"
 #include "sinkcheck/sink/memory_writer.hpp"
 #include "sinkcheck/sink/seekable_memory_writer.hpp"
@@ -82,27 +84,43 @@ TEST(MemoryWriter, ReserveSetsTheFirstCapacity) {
     EXPECT_EQ(log->allocation_sizes(), (std::vector<std::size_t>{1000, 2000}));
 }
 
+/// A writer on the tracing allocator; it keeps its bytes, so the fixture keeps the writer.
 template <class Writer>
-void expect_completed_writes_after_each_allocation_failure() {
+struct writer_fixture {
+    Writer w;
+    template <class Body>
+    void run(Body&& body) {
+        body(w);
+    }
+    bytes held() { return bytes(w.bytes().begin(), w.bytes().end()); }  // bytes() is not const
+};
+
+template <class Writer>
+void expect_completed_writes_after_each_failure(const char* what) {
     const auto p = program_of({10, 100, 1000, 10000});
     // capacities 64, 128 (max(110, 128)), 1110, 11110: allocation k serves write k
-    for (std::size_t k = 1; k <= 4; ++k) {
-        auto log = std::make_shared<allocation_log>();
-        {
-            Writer w(0, default_window, tracing_allocator<std::uint8_t>(log));
-            log->fail_at(k);
-            EXPECT_THROW(run_writes(w, p), std::bad_alloc);
-            const auto& got = w.bytes();
-            EXPECT_EQ(bytes(got.begin(), got.end()), p.prefix(k - 1)) << "allocation " << k;
-        }
-        EXPECT_TRUE(log->clean()) << log->leak_report();
+    const auto failures = test::check_every_failure(
+        p,
+        [](const std::shared_ptr<allocation_log>& log) {
+            return writer_fixture<Writer>{Writer(0, default_window, tracing_allocator<std::uint8_t>(log))};
+        },
+        what);
+    ASSERT_EQ(failures.size(), 4u) << what;
+    for (const auto& f : failures) {
+        EXPECT_EQ(f.completed_writes, static_cast<long>(f.allocation) - 1) << what << ", allocation " << f.allocation;
     }
+    test::check_every_failure(
+        test::mixed_program(41, 20000),
+        [](const std::shared_ptr<allocation_log>& log) {
+            return writer_fixture<Writer>{Writer(0, 64, tracing_allocator<std::uint8_t>(log))};
+        },
+        what);
 }
 
-TEST(MemoryWriter, BothWritersLeaveTheCompletedWritesWhenAllocationThrows) {
-    expect_completed_writes_after_each_allocation_failure<traced_writer>();
-    expect_completed_writes_after_each_allocation_failure<
-        basic_seekable_memory_writer<tracing_allocator<std::uint8_t>>>();
+TEST(MemoryWriter, BothWritersLeaveTheCompletedWritesWhenAnAllocationOrAWriteFails) {
+    expect_completed_writes_after_each_failure<traced_writer>("memory_writer");
+    expect_completed_writes_after_each_failure<basic_seekable_memory_writer<tracing_allocator<std::uint8_t>>>(
+        "seekable_memory_writer");
 }
 
 TEST(MemoryWriter, MovedWriterKeepsItsBytesAndCursor) {

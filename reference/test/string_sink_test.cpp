@@ -1,16 +1,17 @@
 // string_sink: seed 002's exact first allocation out of the short buffer, then vector-like growth.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "exception_safety.hpp"
 #include "sink_test_programs.hpp"
 #include "sinkcheck/sink/string_sink.hpp"
 #include "sinkcheck/testkit/instrument/capacity_trace.hpp"
-#include "sinkcheck/testkit/instrument/fault_sink.hpp"
 #include "sinkcheck/testkit/instrument/tracing_allocator.hpp"
 #include "sinkcheck/testkit/instrument/zero_fill_meter.hpp"
 
@@ -115,41 +116,33 @@ TEST(StringSink, AppendsAfterTheStringsExistingContents) {
     EXPECT_EQ(s, "head:tail");
 }
 
-TEST(StringSink, TrimsToWrittenBytesWhenAllocationThrows) {
+/// The caller's string on the tracing allocator, a string_sink with `window` over it.
+struct string_fixture {
+    traced_string s;
+    std::size_t window;
+    template <class Body>
+    void run(Body&& body) {
+        traced_string_sink sink(s, window);
+        body(sink);
+    }
+    std::vector<std::uint8_t> held() const { return std::vector<std::uint8_t>(s.begin(), s.end()); }
+};
+
+TEST(StringSink, LeavesTheCompletedWritesWhenAnAllocationOrAWriteFails) {
     const auto p = program_of({10, 20, 100, 1000});
     // 10 bytes fit the short buffer; then 31 (exactly 30), 131 (max(130, 60)), 1131 (max(1130, 260))
-    const auto all = allocations_for(p);
-    ASSERT_EQ(all, (std::vector<std::size_t>{31, 131, 1131}));
-    for (std::size_t k = 1; k <= all.size(); ++k) {
-        auto log = std::make_shared<allocation_log>();
-        {
-            traced_string s{tracing_allocator<char>(log)};
-            log->fail_at(k);
-            EXPECT_THROW(
-                {
-                    traced_string_sink sink(s);
-                    run_writes(sink, p);
-                },
-                std::bad_alloc);
-            const auto expected = as_string(p.prefix(k));  // allocation k serves write k + 1
-            EXPECT_EQ(std::string(s.begin(), s.end()), expected) << "allocation " << k;
-        }
-        EXPECT_TRUE(log->clean()) << log->leak_report();
+    ASSERT_EQ(allocations_for(p), (std::vector<std::size_t>{31, 131, 1131}));
+    const auto make = [](std::size_t window) {
+        return [window](const std::shared_ptr<allocation_log>& log) {
+            return string_fixture{traced_string(tracing_allocator<char>(log)), window};
+        };
+    };
+    const auto failures = test::check_every_failure(p, make(default_window), "string_sink");
+    ASSERT_EQ(failures.size(), 3u);
+    for (const auto& f : failures) {
+        EXPECT_EQ(f.completed_writes, static_cast<long>(f.allocation)) << "allocation k serves write k + 1";
     }
-}
-
-TEST(StringSink, TrimsToWrittenBytesWhenAWriteThrows) {
-    const auto p = test::mixed_program(23, 3000);
-    for (std::size_t k = 1; k <= p.writes.size(); ++k) {
-        std::string s;
-        try {
-            string_sink sink(s, 16);
-            fault_sink<string_sink> f(sink);
-            f.fail_at_write(k);
-            run_writes(f, p);
-        } catch (const injected_fault&) {}
-        ASSERT_EQ(s, as_string(p.prefix(k - 1))) << "fault at write " << k;
-    }
+    test::check_every_failure(test::mixed_program(23, 3000), make(16), "string_sink, window 16, mixed writes");
 }
 
 }  // namespace

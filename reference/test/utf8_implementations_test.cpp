@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <iterator>
+#include <memory>
 #include <random>
 #include <string>
 #include <string_view>
@@ -285,6 +286,32 @@ TEST(Utf8Implementations, FindEveryPlantedErrorAtEveryOffsetInTextOfEveryLengthU
         }
     }
     EXPECT_GT(planted, 100000U);
+    EXPECT_EQ(j.failures(), 0U);
+}
+
+// The texts above live in std::strings, whose capacity past size() a sanitizer does not guard:
+// here each text sits in an allocation of exactly its size, so that a check reading one byte past
+// the end (a block loaded whole, a lookahead) is a heap-buffer-overflow under AddressSanitizer.
+// The exhaustive tests above are sweeps (reference/test/CMakeLists.txt): the sanitizer build runs
+// this one in their place.
+TEST(Utf8Implementations, ReadNoByteBeyondTheTextInAnAllocationOfItsExactSize) {
+    std::mt19937 rng(20261207);
+    judge j;
+    const auto pieces = planted_pieces();
+    for (std::size_t length = 0; length <= 300; ++length) {
+        std::vector<std::string> texts = {std::string(length, 'a'), valid_text(rng, length)};
+        for (const auto& [piece, piece_at] : pieces) {
+            if (piece.size() <= length) {
+                // the invalid piece at the very end, where a check looks ahead past it
+                texts.push_back(valid_text(rng, length - piece.size()) + piece);
+            }
+        }
+        for (const std::string& text : texts) {
+            const std::unique_ptr<char[]> exact(new char[text.size()]);
+            std::copy(text.begin(), text.end(), exact.get());
+            j.check(std::string_view(exact.get(), text.size()), "a text in an allocation of its size");
+        }
+    }
     EXPECT_EQ(j.failures(), 0U);
 }
 

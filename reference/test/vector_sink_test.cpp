@@ -1,17 +1,19 @@
 // vector_sink: the seed 000 contract — bytes, capacity rule, zero-fill window, trimming.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "exception_safety.hpp"
 #include "sink_test_programs.hpp"
 #include "sinkcheck/sink/legacy_vector_sink.hpp"
 #include "sinkcheck/sink/vector_sink.hpp"
 #include "sinkcheck/testkit/instrument/capacity_trace.hpp"
-#include "sinkcheck/testkit/instrument/fault_sink.hpp"
 #include "sinkcheck/testkit/instrument/tracing_allocator.hpp"
 #include "sinkcheck/testkit/instrument/zero_fill_meter.hpp"
 
@@ -155,69 +157,28 @@ TEST(VectorSink, TrimsToWrittenBytesOnDestruction) {
     EXPECT_EQ(v, test::pattern(10));
 }
 
-// The number of writes whose bytes `v` holds, or -1 when it is not a write boundary prefix.
-template <class Vector>
-long completed_writes(const Vector& v, const test::write_program& p) {
-    for (std::size_t k = 0; k <= p.writes.size(); ++k) {
-        const auto pre = p.prefix(k);
-        if (pre.size() == v.size() && std::equal(pre.begin(), pre.end(), v.begin())) {
-            return static_cast<long>(k);
-        }
-        if (pre.size() > v.size()) {
-            break;
-        }
+/// The caller's vector on the tracing allocator, a vector_sink with `window` over it.
+struct vector_fixture {
+    traced_vector v;
+    std::size_t window;
+    template <class Body>
+    void run(Body&& body) {
+        basic_vector_sink<tracing_allocator<std::uint8_t>> s(v, window);
+        body(s);
     }
-    return -1;
-}
+    bytes held() const { return bytes(v.begin(), v.end()); }
+};
 
-TEST(VectorSink, TrimsToWrittenBytesWhenAllocationThrows) {
+TEST(VectorSink, LeavesTheCompletedWritesWhenAnAllocationOrAWriteFails) {
     const auto p = test::mixed_program(5, 20000);
     for (std::size_t window : {1u, 64u, 65536u}) {
-        std::size_t total_allocations = 0;
-        {
-            auto log = std::make_shared<allocation_log>();
-            traced_vector v{tracing_allocator<std::uint8_t>(log)};
-            {
-                basic_vector_sink<tracing_allocator<std::uint8_t>> s(v, window);
-                run_writes(s, p);
-            }
-            total_allocations = log->allocations();
-        }
-        ASSERT_GT(total_allocations, 3u);
-        for (std::size_t k = 1; k <= total_allocations; ++k) {
-            auto log = std::make_shared<allocation_log>();
-            {
-                traced_vector v{tracing_allocator<std::uint8_t>(log)};
-                log->fail_at(k);
-                bool threw = false;
-                try {
-                    basic_vector_sink<tracing_allocator<std::uint8_t>> s(v, window);
-                    run_writes(s, p);
-                } catch (const std::bad_alloc&) {
-                    threw = true;
-                }
-                EXPECT_TRUE(threw) << "allocation " << k;
-                EXPECT_GE(completed_writes(v, p), 0) << "allocation " << k << ": not a prefix";
-            }
-            EXPECT_TRUE(log->clean()) << "allocation " << k << ": " << log->leak_report();
-        }
-    }
-}
-
-TEST(VectorSink, TrimsToWrittenBytesWhenAWriteThrows) {
-    const auto p = test::mixed_program(6, 5000);
-    for (std::size_t k = 1; k <= p.writes.size(); ++k) {
-        bytes v;
-        try {
-            vector_sink s(v, 64);
-            fault_sink<vector_sink> f(s);
-            f.fail_at_write(k);
-            run_writes(f, p);
-            ADD_FAILURE() << "no fault at write " << k;
-        } catch (const injected_fault& e) {
-            EXPECT_EQ(e.position(), p.prefix(k - 1).size());
-        }
-        ASSERT_EQ(v, p.prefix(k - 1)) << "fault at write " << k;
+        const auto failures = test::check_every_failure(
+            p,
+            [window](const std::shared_ptr<allocation_log>& log) {
+                return vector_fixture{traced_vector(tracing_allocator<std::uint8_t>(log)), window};
+            },
+            ("vector_sink, window " + std::to_string(window)).c_str());
+        EXPECT_GT(failures.size(), 3u) << "window " << window;
     }
 }
 
