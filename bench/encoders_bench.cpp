@@ -1,4 +1,4 @@
-// bench/encoders_bench.cpp — rows 1, 2, 5 and 10: whole encoders, ours against nlohmann 3.11.2
+// bench/encoders_bench.cpp — rows 1, 2, 5, 10, 11, 14 and 16: whole encoders, ours against nlohmann 3.11.2
 // and against each other through different sinks.
 //
 //   1  reference encoder + vector_sink vs nlohmann to_<fmt>, fresh vector      goal >= 2.00x
@@ -13,6 +13,9 @@
 //  14  row 1 on text documents (documents.hpp, text_documents: ASCII, Latin, Cyrillic, CJK, emoji
 //      and mixed text, short and long strings), where the UTF-8 check nlohmann does not make
 //      weighs most                                                            goal >= 1.00x
+//  16  long strings into vector_sink's room, checked as they are copied, vs the same sink with
+//      its room hidden (checked, then written), on the text documents' long strings
+//                                                                              goal >= 1.00x
 //
 // BSON writes only objects, so for BSON each document is the value of the key "doc"
 // (documents.hpp). Row 12, the peers, is bench/peers_bench.cpp.
@@ -224,6 +227,46 @@ void row11(const sb::run_settings& s, const std::vector<document>& docs) {
     }
 }
 
+/// vector_sink without room_for and commit: the encoders check a string, then write it.
+class room_hidden {
+public:
+    explicit room_hidden(sinkcheck::vector_sink& sink) noexcept : sink_(sink) {}
+    void write(std::uint8_t b) { sink_.write(b); }
+    void write(const std::uint8_t* p, std::size_t n) { sink_.write(p, n); }
+    std::size_t position() const noexcept { return sink_.position(); }
+
+private:
+    sinkcheck::vector_sink& sink_;
+};
+
+/// Row 16: what writing a long string in the sink's room (detail/utf8.hpp, write_text_in_room)
+/// gains over the check and the write it replaces, the same sink on both sides.
+void row16(const sb::run_settings& s, const std::vector<document>& docs) {
+    for (const document& d : docs) {
+        if (d.name.find("long") == std::string::npos) {
+            continue;
+        }
+        for (format f : {format::cbor, format::msgpack, format::ubjson, format::bjdata}) {
+            const json& j = input_for(d, f);
+            const double bytes = static_cast<double>(encode_fresh<sinkcheck::vector_sink>(f, j));
+            const auto r = sb::compare(
+                label(f, d) + ": strings in vector_sink's room vs checked, then written",
+                [&] { encode_fresh<sinkcheck::vector_sink>(f, j); },
+                [&] {
+                    std::vector<std::uint8_t> v;
+                    {
+                        auto sink = sinkcheck::make_vector_sink(v);
+                        room_hidden hidden(sink);
+                        encode_into(f, j, hidden);
+                    }
+                    sb::keep(v);
+                },
+                s.repetitions, s.min_seconds);
+            sb::emit_ratio(s, "16", r, bytes, 1.0);
+        }
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -234,6 +277,10 @@ int main(int argc, char** argv) {
     if (s.wants("5")) row5(s, docs);
     if (s.wants("10")) row10(s, docs);
     if (s.wants("11")) row11(s, docs);
-    if (s.wants("14")) against_nlohmann(s, "14", sb::text_documents(), 1.0);
+    if (s.wants("14") || s.wants("16")) {
+        const std::vector<document> text = sb::text_documents();
+        if (s.wants("14")) against_nlohmann(s, "14", text, 1.0);
+        if (s.wants("16")) row16(s, text);
+    }
     return 0;
 }

@@ -37,6 +37,8 @@ ROWS = {
            ">= 1.00x"),
     "15": ("`sinkcheck encode FILE` vs nlohmann's parse + to_<fmt> of the same JSON file, a process each "
            "(A: nlohmann)", "<= 1.20"),
+    "16": ("long strings written in vector_sink's room, checked as they are copied, vs checked, then written",
+           ">= 1.00x"),
 }
 
 

@@ -3,12 +3,16 @@
 // every encoder error carries (detail/walk.hpp).
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "sinkcheck/encode.hpp"
+#include "sinkcheck/sink/ostream_sink.hpp"
+#include "sinkcheck/sink/vector_sink.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -106,4 +110,98 @@ void expect_encode_as_equals_encode(const nlohmann::json& j, std::index_sequence
 TEST(EncodeAs, WritesWhatEncodeWritesInEveryFormat) {
     const nlohmann::json j{{"a", {1, -2, 3.5, "x", nullptr, true}}, {"b", {{"c", std::string(300, 'y')}}}};
     expect_encode_as_equals_encode(j, std::make_index_sequence<sinkcheck::all_formats.size()>{});
+}
+
+namespace {
+
+/// A vector_sink that counts the strings encoders wrote in its room (room_for, then commit).
+class lending_sink {
+public:
+    explicit lending_sink(std::vector<std::uint8_t>& v) : inner_(v) {}
+    void write(std::uint8_t b) { inner_.write(b); }
+    void write(const std::uint8_t* p, std::size_t n) { inner_.write(p, n); }
+    std::size_t position() const { return inner_.position(); }
+    std::uint8_t* room_for(std::size_t n) noexcept { return inner_.room_for(n); }
+    void commit(std::size_t n) noexcept {
+        ++commits_;
+        inner_.commit(n);
+    }
+    std::size_t commits() const noexcept { return commits_; }
+
+private:
+    sinkcheck::vector_sink inner_;
+    std::size_t commits_ = 0;
+};
+
+struct outcome {
+    std::vector<std::uint8_t> bytes;
+    std::string error;
+};
+
+template <class Write>
+outcome run(Write write) {
+    outcome o;
+    try {
+        write(o.bytes);
+    } catch (const std::exception& e) {
+        o.error = e.what();
+    }
+    return o;
+}
+
+std::string text_of(std::size_t n, int kind) {
+    static const char* const pieces[] = {"a", "\xc3\xa9", "\xe4\xb8\xad", "\xf0\x9f\x8c\x80"};
+    std::string s;
+    while (s.size() < n) {
+        const std::string piece = pieces[(static_cast<std::size_t>(kind) + s.size()) % 4];
+        s += s.size() + piece.size() <= n ? piece : std::string(n - s.size(), 'z');
+    }
+    return s;
+}
+
+}  // namespace
+
+// A long string goes into the room of a sink that lends it (vector_sink), checked as it is
+// copied (detail/utf8.hpp, write_text_in_room); a sink that does not (ostream_sink) gets the check,
+// then the writes. Both write the same bytes and refuse the same strings with the same error, in
+// every format, with the string as the root, in an array and as a member.
+TEST(EncodeText, InASinksRoomWritesAndRefusesWhatCheckThenWriteDoes) {
+    std::size_t in_room = 0;
+    for (std::size_t n : {std::size_t{255}, std::size_t{256}, std::size_t{257}, std::size_t{1000}, std::size_t{4095},
+                          std::size_t{65535}, std::size_t{65536}, std::size_t{70000}}) {
+        for (int kind = 0; kind < 6; ++kind) {
+            std::string s = kind == 0 ? std::string(n, 'q') : text_of(n, kind);
+            if (kind == 4) {
+                s[n / 2] = '\xff';  // an invalid byte in the middle
+            } else if (kind == 5) {
+                s[n - 1] = '\xe4';  // a sequence cut short at the end
+            }
+            for (const json& j : {json(s), json{1, s, 2}, json{{"k", s}}}) {
+                for (format f : sinkcheck::all_formats) {
+                    const outcome plain = run([&](std::vector<std::uint8_t>& out) {
+                        std::ostringstream os;
+                        sinkcheck::ostream_sink sink(os);
+                        sinkcheck::encode(f, j, sink);
+                        const std::string written = os.str();
+                        out.assign(written.begin(), written.end());
+                    });
+                    std::size_t commits = 0;
+                    const outcome lent = run([&](std::vector<std::uint8_t>& out) {
+                        out.reserve(1 << 20);  // a room as large as the window from the first write
+                        lending_sink sink(out);
+                        sinkcheck::encode(f, j, sink);
+                        commits = sink.commits();
+                    });
+                    const std::string what = std::string(sinkcheck::format_name(f)) + ", " + std::to_string(n) +
+                                             " bytes, kind " + std::to_string(kind) + ", in " + j.type_name();
+                    EXPECT_EQ(lent.error, plain.error) << what;
+                    if (lent.error.empty()) {
+                        EXPECT_EQ(lent.bytes, plain.bytes) << what;
+                    }
+                    in_room += commits;
+                }
+            }
+        }
+    }
+    EXPECT_GT(in_room, 100U) << "the strings never went into the sink's room";
 }

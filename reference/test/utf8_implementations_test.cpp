@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <iterator>
 #include <memory>
 #include <random>
@@ -66,11 +67,24 @@ public:
                           << where(expected) << "\n"
                           << sinkcheck::testkit::to_hex(text);
         }
+        // the check made while copying (an encoder writing into a sink's room): the same answer,
+        // and the text itself in the copy when it is valid
+        copy_.assign(text.size() + 1, 0xA5);
+        const std::size_t copied = sd::utf8_copy_invalid_at(copy_.data(), text.data(), text.size());
+        const bool same_bytes = text.empty() || std::memcmp(text.data(), copy_.data(), text.size()) == 0;
+        if ((copied != expected || (expected == sd::utf8_valid && !same_bytes) || copy_.back() != 0xA5) &&
+            ++failures_ <= 8) {
+            ADD_FAILURE() << "utf8_copy_invalid_at on " << context << ": " << where(copied) << ", the oracle says "
+                          << where(expected) << (same_bytes ? "" : "; the copy differs")
+                          << (copy_.back() == 0xA5 ? "" : "; a byte past the copy was written") << "\n"
+                          << sinkcheck::testkit::to_hex(text);
+        }
     }
     std::size_t failures() const { return failures_; }
 
 private:
     std::vector<const sd::utf8_implementation*> impls_ = runnable();
+    std::vector<std::uint8_t> copy_;
     std::size_t failures_ = 0;
 };
 

@@ -6,6 +6,13 @@
 //   template <class Json> const char* <fmt>_divergence(const Json&, const encode_options&);
 // which returns the KNOWN_DIVERGENCES.md id that applies to the value (or nullptr when the
 // reference must agree with 3.11.2 byte for byte).
+//
+// A sink is what has write(std::uint8_t), write(const std::uint8_t*, std::size_t) and position()
+// (BSON also uses seek(std::size_t) when there is one). A sink may also lend the room ahead of its
+// cursor: room_for(n) returns where n bytes would go, or null, and commit(n) makes them written.
+// CBOR, MessagePack, UBJSON and BJData then write a string of 256 bytes or more in place, checking
+// it for UTF-8 as they copy it (detail/utf8.hpp, write_text_in_room); what the sink ends up
+// holding is the same. vector_sink, legacy_vector_sink and string_sink lend their zero-filled room.
 #pragma once
 
 #include <cstdint>

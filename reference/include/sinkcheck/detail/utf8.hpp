@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "sinkcheck/detail/utf8_scalar.hpp"
 #include "sinkcheck/detail/utf8_x86.hpp"
@@ -114,6 +116,26 @@ inline std::size_t utf8_invalid_at(const String& s) noexcept {
     return utf8_invalid_at(s.data(), s.size());
 }
 
+/// From this many bytes an encoder checks text as it copies it into a sink that lends its room
+/// (write_text_in_room); shorter text keeps the inline check and one write.
+inline constexpr std::size_t utf8_copy_from = utf8_ascii_vector_from;
+
+/// Copies the n bytes at src to dst (not overlapping) and returns utf8_invalid_at of them. With
+/// AVX2 each block is checked in the register it is copied through, so the text is read once;
+/// elsewhere it is copied, then checked. dst holds the text only when the result is utf8_valid.
+inline std::size_t utf8_copy_invalid_at(std::uint8_t* dst, const char* src, std::size_t n) noexcept {
+    const auto* p = reinterpret_cast<const std::uint8_t*>(src);
+#if SINKCHECK_UTF8_X86
+    if (n >= utf8_vector_from && utf8_x86::cpu_level() == utf8_x86::level::avx2) {
+        return utf8_x86::copy_scan_avx2(dst, p, n);
+    }
+#endif
+    if (n != 0) {
+        std::memcpy(dst, p, n);
+    }
+    return utf8_invalid_at(src, n);
+}
+
 /// The type_error.316 for byte b at index `at`; out of line, so that require_utf8 inlines.
 [[noreturn, gnu::noinline, gnu::cold]] inline void throw_invalid_utf8(std::uint8_t b, std::size_t at,
                                                                       const char* what) {
@@ -129,6 +151,33 @@ inline void require_utf8(const String& s, const char* what = "string") {
     if (at != utf8_valid) {
         throw_invalid_utf8(static_cast<std::uint8_t>(s.data()[at]), at, what);
     }
+}
+
+/// Whether a sink lends the room ahead of its cursor for writing in place: room_for(n) gives where
+/// n bytes would go, or null when they do not fit, and commit(n) makes them written.
+template <class Sink, class = void>
+struct lends_room : std::false_type {};
+
+template <class Sink>
+struct lends_room<Sink, std::void_t<decltype(std::declval<Sink&>().room_for(std::size_t{})),
+                                    decltype(std::declval<Sink&>().commit(std::size_t{}))>> : std::true_type {};
+
+/// Writes head[0..h) and the text s in the sink's room, checking s as it is copied: returns false
+/// (nothing done) when they do not fit, throws type_error.316 naming `what` (nothing written) when s
+/// is not UTF-8. The same bytes and the same refusal as require_utf8 and two writes, one read of s.
+template <class Sink, class String>
+inline bool write_text_in_room(Sink& sink, const std::uint8_t* head, std::size_t h, const String& s, const char* what) {
+    std::uint8_t* at = sink.room_for(h + s.size());
+    if (at == nullptr) {
+        return false;
+    }
+    const std::size_t bad = utf8_copy_invalid_at(at + h, s.data(), s.size());
+    if (bad != utf8_valid) {
+        throw_invalid_utf8(static_cast<std::uint8_t>(s.data()[bad]), bad, what);
+    }
+    std::memcpy(at, head, h);
+    sink.commit(h + s.size());
+    return true;
 }
 
 /// Appends code point cp (at most U+10FFFF; surrogates are not screened) as UTF-8.

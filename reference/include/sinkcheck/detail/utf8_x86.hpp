@@ -257,8 +257,15 @@ struct avx2_constants {
     return _mm256_testz_si256(errors, errors) != 0;
 }
 
-[[gnu::target("avx2")]] inline std::size_t scan_avx2(const std::uint8_t* p, std::size_t n) noexcept {
+/// The AVX2 check; with Copy, each block is also stored to dst (which must not overlap p) from the
+/// register it was checked in, so a copy that checks reads the text once. dst then holds the n
+/// bytes when the result is utf8_valid, and is scratch otherwise.
+template <bool Copy>
+[[gnu::target("avx2")]] inline std::size_t avx2_pass(std::uint8_t* dst, const std::uint8_t* p, std::size_t n) noexcept {
     if (n < 32) {
+        if constexpr (Copy) {
+            std::memcpy(dst, p, n);
+        }
         return scan_ssse3(p, n);
     }
     const avx2_constants c = avx2_load();
@@ -266,18 +273,36 @@ struct avx2_constants {
     __m256i open = _mm256_setzero_si256();
     std::size_t i = 0;
     for (; i + 32 <= n; i += 32) {
-        if (!avx2_block_ok(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i)), prev, open, c)) {
+        const __m256i in = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+        if constexpr (Copy) {
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), in);
+        }
+        if (!avx2_block_ok(in, prev, open, c)) {
             return utf8_locate_error(p, n, i);
         }
     }
     if (i < n) {
+        const __m256i in = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 32));
+        if constexpr (Copy) {
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + n - 32), in);
+        }
         // only the upper lane of prev reaches the block (avx2_block_ok's permute)
         prev = _mm256_inserti128_si256(_mm256_setzero_si256(), ssse3_before(p, n - 32), 1);
-        if (!avx2_block_ok(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 32)), prev, open, c)) {
+        if (!avx2_block_ok(in, prev, open, c)) {
             return utf8_locate_error(p, n, i);
         }
     }
     return _mm256_testz_si256(open, open) != 0 ? utf8_valid : utf8_locate_error(p, n, n);
+}
+
+[[gnu::target("avx2")]] inline std::size_t scan_avx2(const std::uint8_t* p, std::size_t n) noexcept {
+    return avx2_pass<false>(nullptr, p, n);
+}
+
+/// scan_avx2 that also copies the n bytes to dst as it checks them (avx2_pass).
+[[gnu::target("avx2")]] inline std::size_t copy_scan_avx2(std::uint8_t* dst, const std::uint8_t* p,
+                                                          std::size_t n) noexcept {
+    return avx2_pass<true>(dst, p, n);
 }
 
 /// What this CPU offers, asked once. libgcc's check includes the operating system's consent to

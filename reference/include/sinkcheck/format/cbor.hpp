@@ -160,6 +160,14 @@ private:
 
     // RFC 8949 §3.1: major type 3 is UTF-8 text; nlohmann 3.11.2 copies any bytes (invalid-utf8)
     [[gnu::always_inline]] void text(const string_t& s, const char* what) {
+        if constexpr (lends_room<Sink>::value) {
+            if (s.size() >= utf8_copy_from) {
+                std::uint8_t h[9];
+                if (write_text_in_room(sink_, h, cbor_store_head(h, cbor_text, s.size()), s, what)) {
+                    return;
+                }
+            }
+        }
         require_utf8(s, what);
         head(cbor_text, s.size());
         if (!s.empty()) {

@@ -198,6 +198,15 @@ private:
 
     // MessagePack spec: str holds UTF-8; nlohmann 3.11.2 copies any bytes (invalid-utf8)
     [[gnu::always_inline]] void text(const string_t& s, const char* what) {
+        if constexpr (lends_room<Sink>::value) {
+            // a length beyond 32 bits is refused after the UTF-8 check, by length()
+            if (s.size() >= utf8_copy_from && s.size() <= 0xffffffff) {
+                std::uint8_t h[5];
+                if (write_text_in_room(sink_, h, msgpack_store_length(h, msgpack_str, s.size()), s, what)) {
+                    return;
+                }
+            }
+        }
         require_utf8(s, what);
         length(msgpack_str, s.size());
         if (!s.empty()) {

@@ -615,11 +615,12 @@ private:
     // UBJSON Draft 12 and BJData Draft 2 "String": UTF-8 required; 3.11.2 copies any bytes
     // (invalid-utf8). A short string goes out whole in one write: its length takes i (0..127),
     // so the header is a constant composed in a register, and the contents are copied without a
-    // call (ubjson_copy_short). A longer one: the header in constant-size writes, then the bytes.
+    // call (ubjson_copy_short). A long one goes into the room of a sink that lends it, checked as it
+    // is copied (write_text_in_room); otherwise the header in constant-size writes, then the bytes.
     [[gnu::always_inline]] void text(bool with_marker, const string_t& s, const char* what) {
-        require_utf8(s, what);
         const std::size_t n = s.size();
         if (n <= short_text) {
+            require_utf8(s, what);
             std::uint8_t buf[3 + short_text];
             const std::uint32_t head = with_marker ? 'S' | 'i' << 8 | static_cast<std::uint32_t>(n) << 16
                                                    : 'i' | static_cast<std::uint32_t>(n) << 8;
@@ -629,6 +630,18 @@ private:
             sink_.write(buf, h + n);
             return;
         }
+        if constexpr (lends_room<Sink>::value) {
+            if (n >= utf8_copy_from) {
+                std::uint8_t h[32];  // 'S', a length marker and at most 8 bytes (UBJSON's H form: digits)
+                h[0] = 'S';
+                const std::size_t k = with_marker ? 1 : 0;
+                const std::size_t length = k + ubjson_store_unsigned<BJData>(h + k, n, true);
+                if (write_text_in_room(sink_, h, length, s, what)) {
+                    return;
+                }
+            }
+        }
+        require_utf8(s, what);
         if (with_marker) {
             sink_.write(std::uint8_t{'S'});
         }

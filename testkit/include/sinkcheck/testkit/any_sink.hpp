@@ -1,7 +1,8 @@
 // sinkcheck/testkit/any_sink.hpp — the six encoders compiled once, driving any sink.
 //
 // An encoder talks to its sink through three calls: write a byte, write a block, ask the
-// position (and seek, for BSON's patched lengths). any_sink is those calls as virtual functions,
+// position (and seek, for BSON's patched lengths; room_for and commit, for a long string checked
+// as it is copied into the room of a sink that lends it, detail/utf8.hpp). any_sink is those calls as virtual functions,
 // and sink_ref<Sink> forwards each of them to a sink of any type, so the encoders need to be
 // compiled only for any_sink and any_seekable_sink — once, in the kit's library
 // (testkit/src/encode_any.cpp) — and not again for every sink a check, a property or the
@@ -35,6 +36,10 @@ public:
     virtual void write(std::uint8_t b) = 0;
     virtual void write(const std::uint8_t* p, std::size_t n) = 0;
     virtual std::size_t position() const = 0;
+    /// The sink's room_for and commit when it lends its room; here (a recorder of the calls, say)
+    /// it does not, and the encoder writes instead.
+    virtual std::uint8_t* room_for(std::size_t /*n*/) noexcept { return nullptr; }
+    virtual void commit(std::size_t /*n*/) noexcept {}
 
     any_sink() = default;
     virtual ~any_sink() = default;
@@ -69,6 +74,21 @@ public:
     void write(std::uint8_t b) final { sink_->write(b); }
     void write(const std::uint8_t* p, std::size_t n) final { sink_->write(p, n); }
     std::size_t position() const final { return sink_->position(); }
+    std::uint8_t* room_for(std::size_t n) noexcept final {
+        if constexpr (sinkcheck::detail::lends_room<Sink>::value) {
+            return sink_->room_for(n);
+        } else {
+            static_cast<void>(n);
+            return nullptr;
+        }
+    }
+    void commit(std::size_t n) noexcept final {
+        if constexpr (sinkcheck::detail::lends_room<Sink>::value) {
+            sink_->commit(n);
+        } else {
+            static_cast<void>(n);
+        }
+    }
 
 protected:
     Sink* sink_;

@@ -182,6 +182,15 @@ public:
     std::size_t position() const noexcept { return static_cast<std::size_t>(this->cursor_ - origin_); }
 
     std::size_t window() const noexcept { return window_; }
+
+    /// For an encoder that fills n bytes in place (a long string it checks as it copies): where
+    /// they go, or null when they do not fit in the zero-filled room (then it calls write()). The
+    /// bytes count once commit(n) is called; until then they are part of the room, which the sink
+    /// cuts off, so a refused string leaves the output as it was.
+    std::uint8_t* room_for(std::size_t n) noexcept {
+        return n <= static_cast<std::size_t>(this->limit_ - this->cursor_) ? this->cursor_ : nullptr;
+    }
+    void commit(std::size_t n) noexcept { this->cursor_ += n; }
     void set_observer(growth_observer* observer) noexcept { observer_ = observer; }
 
 private:
