@@ -4,10 +4,16 @@
 // byte string of the corpus and agree with nlohmann 3.11.2 (or sinkcheck's BON8 decoder) on the
 // value, and reject malformed input with an offset instead of crashing or allocating wildly.
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <random>
 #include <string>
+#include <system_error>
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -207,6 +213,45 @@ TEST(ConformDecode, ANegativeBeyondInt64IsHeldExactly) {
 
 using test::listed_bytes;
 
+/// A corpus of the one CBOR vector `id`: its entry of corpus/conformance/cbor.vectors, copied
+/// verbatim after the file's header into a directory of its own, made once per id. The run then
+/// reads one vector, not the whole CBOR corpus for each of this file's gradings (under the
+/// sanitizers that was a second and more each).
+std::string corpus_of(const std::string& id) {
+    struct directories {
+        std::map<std::string, std::string> by_id;
+        directories() = default;
+        directories(const directories&) = delete;
+        directories& operator=(const directories&) = delete;
+        ~directories() {
+            std::error_code ec;  // left behind rather than thrown from a destructor
+            for (const auto& entry : by_id) {
+                std::filesystem::remove_all(entry.second, ec);
+            }
+        }
+    };
+    static directories made;
+    if (const auto it = made.by_id.find(id); it != made.by_id.end()) {
+        return it->second;
+    }
+    std::ifstream in(std::string(SINKCHECK_CORPUS_DIR) + "/cbor.vectors");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t first = text.find("\nid: ");
+    const std::size_t at = text.find("\nid: " + id + "\n");
+    if (first == std::string::npos || at == std::string::npos) {
+        ADD_FAILURE() << "no vector " << id << " in cbor.vectors";
+        return SINKCHECK_CORPUS_DIR;
+    }
+    const std::size_t end = text.find("\n\n", at + 1);
+    // CTest runs this file's tests as processes side by side: each process its own directories
+    const std::string dir =
+        ::testing::TempDir() + "conform-decode-" + std::to_string(::getpid()) + "-" + std::to_string(made.by_id.size());
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/cbor.vectors") << text.substr(0, first + 1)
+                                         << text.substr(at + 1, end == std::string::npos ? end : end - at) << "\n";
+    return made.by_id[id] = dir;
+}
+
 /// Grades one corpus vector, the encoder answering `hex`, at `level`, through the whole run.
 vector_result graded(const std::string& id, const std::string& hex, run_level level) {
     static const std::vector<test_vector> all = load_corpus(SINKCHECK_CORPUS_DIR, format::cbor);
@@ -219,7 +264,7 @@ vector_result graded(const std::string& id, const std::string& hex, run_level le
     conform_options o;
     o.fmt = format::cbor;
     o.level = level;
-    o.corpus = SINKCHECK_CORPUS_DIR;
+    o.corpus = corpus_of(id);
     o.filters = {id};
     auto factory = make_linked_factory(test::listed_bytes_encoder());
     const run_summary s = run_conformance(o, *factory);
