@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -96,7 +97,7 @@ std::vector<allocation_failure> check_every_failure(const write_program& p, Make
         auto log = std::make_shared<allocation_log>();
         {
             auto fixture = make(log);
-            const std::size_t begins_at = p.prefix(k - 1).size();
+            const std::vector<std::uint8_t> completed = p.prefix(k - 1);
             bool threw = false;
             try {
                 fixture.run([&](auto& sink) {
@@ -106,12 +107,12 @@ std::vector<allocation_failure> check_every_failure(const write_program& p, Make
                 });
             } catch (const injected_fault& e) {
                 threw = true;
-                EXPECT_EQ(e.position(), begins_at) << what << ": write " << k;
+                EXPECT_EQ(e.position(), completed.size()) << what << ": write " << k;
             }
             EXPECT_TRUE(threw) << what << ": write " << k << " was to fail";
             const auto held = fixture.held();
-            EXPECT_EQ(held, p.prefix(k - 1)) << what << ": write " << k << " failed";
-            if (held != p.prefix(k - 1)) {
+            EXPECT_EQ(held, completed) << what << ": write " << k << " failed";
+            if (held != completed) {
                 break;  // one report per fixture, not one per write
             }
         }
