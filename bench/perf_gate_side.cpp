@@ -1,5 +1,5 @@
 // bench/perf_gate_side.cpp — one format's reference encoder for the perf gate, compiled once per
-// format (SINKCHECK_GATE_FORMAT = cbor, msgpack, ubjson, bjdata or bson; see CMakeLists.txt).
+// format (SINKCHECK_GATE_FORMAT, each of SINKCHECK_ORACLE_FORMATS; see CMakeLists.txt).
 //
 // One translation unit per format: GCC limits how much inlining may grow a translation unit, so
 // with all encoders in one unit, a change to one encoder moves another's inlining and its

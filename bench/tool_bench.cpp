@@ -25,11 +25,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "sinkcheck/testkit/oracle.hpp"
 
 #include "documents.hpp"
 #include "paired.hpp"
@@ -48,22 +51,13 @@ int nlohmann_encode(const std::string& format, const std::string& file) {
         std::fprintf(stderr, "bench_tool: cannot read %s\n", file.c_str());
         return 2;
     }
-    const nlohmann::json j = nlohmann::json::parse(text);
-    std::vector<std::uint8_t> out;
-    if (format == "cbor") {
-        out = nlohmann::json::to_cbor(j);
-    } else if (format == "msgpack") {
-        out = nlohmann::json::to_msgpack(j);
-    } else if (format == "ubjson") {
-        out = nlohmann::json::to_ubjson(j);
-    } else if (format == "bjdata") {
-        out = nlohmann::json::to_bjdata(j);
-    } else if (format == "bson") {
-        out = nlohmann::json::to_bson(j);
-    } else {
+    const std::optional<sinkcheck::format> f = sinkcheck::parse_format(format);
+    if (!f || !sinkcheck::oracle_has(*f)) {
         std::fprintf(stderr, "bench_tool: no nlohmann encoder for %s\n", format.c_str());
         return 2;
     }
+    const nlohmann::json j = nlohmann::json::parse(text);
+    const std::vector<std::uint8_t> out = sinkcheck::oracle_encode(*f, j);
     return std::fwrite(out.data(), 1, out.size(), stdout) == out.size() ? 0 : 1;
 }
 
@@ -140,11 +134,16 @@ int main(int argc, char** argv) {
     try {
         for (const sb::document& d : docs) {
             // the input path is the same for every format: every format on one document, CBOR on the rest
-            const std::vector<const char*> formats =
-                d.name == "objects" ? std::vector<const char*>{"cbor", "msgpack", "ubjson", "bjdata", "bson"}
-                                    : std::vector<const char*>{"cbor"};
-            for (const char* format : formats) {
-                const bool bson = std::string(format) == "bson";
+            std::vector<sinkcheck::format> formats = {sinkcheck::format::cbor};
+            if (d.name == "objects") {
+                formats.clear();
+                for (const sinkcheck::format f : sinkcheck::all_formats) {
+                    if (sinkcheck::oracle_has(f)) formats.push_back(f);
+                }
+            }
+            for (const sinkcheck::format f : formats) {
+                const std::string format(sinkcheck::format_name(f));
+                const bool bson = sinkcheck::describe(f).root_object;
                 const std::string file = std::string(dir) + "/doc.json";
                 const std::string text = d.input(bson).dump();
                 std::ofstream(file, std::ios::binary) << text;

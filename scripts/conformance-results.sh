@@ -57,7 +57,7 @@ for run in "${runs[@]}"; do
 done
 
 PYTHONPATH="$root/scripts/lib" "$python" - "$out" "$root/docs/conformance-results.md" "$out/conformance-results.html" \
-  "$root/conformance/adapters/encoders.txt" <<'PY'
+  "$root/conformance/adapters/encoders.txt" "$root" <<'PY'
 import fnmatch
 import html
 import json
@@ -66,9 +66,10 @@ import re
 import sys
 
 from difference_classes import explain
+import formats
 from encoders_table import read_declared, read_table
 
-out_dir, doc_path, html_path, table_path = sys.argv[1:5]
+out_dir, doc_path, html_path, table_path, ROOT = sys.argv[1:6]
 
 TABLE = read_table(table_path)
 ENCODERS = [(row["name"], row["title"], row["how"]) for row in TABLE]
@@ -304,7 +305,7 @@ FINDINGS = {
          "the MessagePack spec's str holds UTF-8."),
     ],
 }
-FORMATS = ["cbor", "msgpack", "ubjson", "bjdata", "bson", "bon8"]
+FORMATS = [row["name"] for row in formats.rows(ROOT)]  # format_table
 RESULTS = ["pass", "pass-equivalent", "fail", "refused-correctly", "crash", "timeout", "unsupported", "harness-error"]
 
 

@@ -37,8 +37,8 @@ constexpr std::string_view usage =
     "summary. A difference that KNOWN_DIVERGENCES.md records is shown with its id and passes.\n"
     "\n"
     "options:\n"
-    "  --to FORMAT     check this format only; repeatable (default: all six)\n"
-    "  --from FORMAT   format of the input: json (default), cbor, msgpack, ubjson, bjdata, bson, bon8\n"
+    "  --to FORMAT     check this format only; repeatable (default: every format)\n"
+    "  --from FORMAT   format of the input: json (default), {formats}\n"
     "  --use-size      UBJSON/BJData: container counts (nlohmann use_size)\n"
     "  --use-type      UBJSON/BJData: '$' element types; needs --use-size (use_type)\n"
     "  --corrupt SINK  test the checker itself: append a byte to everything SINK writes, so\n"
@@ -343,7 +343,8 @@ std::string table_line(const std::string& fmt, const row& r) {
 
 int run(const std::vector<std::string>& argv) {
     const arguments args(
-        argv, {{"--to", true}, {"--from", true}, {"--use-size", false}, {"--use-type", false}, {"--corrupt", true}});
+        argv,
+        {{"--to", true, true}, {"--from", true}, {"--use-size", false}, {"--use-type", false}, {"--corrupt", true}});
     const std::string corrupt = args.value("--corrupt").value_or("");
     if (!corrupt.empty() && find_sink(corrupt) == nullptr) {
         throw usage_error("--corrupt needs a sink name (`sinkcheck sinks`), got '" + corrupt + "'");

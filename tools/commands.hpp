@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sinkcheck/conform/arguments.hpp"
 #include "sinkcheck/options.hpp"
 #include "sinkcheck/testkit/hex.hpp"
 
@@ -30,10 +31,7 @@ inline constexpr int exit_failed = 1;  // a check failed, an encoder refused the
 inline constexpr int exit_usage = 2;   // bad command line, malformed input, unwritable output
 
 /// Bad command line: main prints the message and the command's usage, exits 2.
-class usage_error : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
+using usage_error = conform::usage_error;
 
 /// Unreadable or malformed input; the message already names the input and the place
 /// (`FILE:line:column: ...`, `FILE: byte N: ...`, `FILE: at '/pointer': ...`). Exit 2.
@@ -42,33 +40,9 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-/// The parsed command line of one subcommand.
-class arguments {
-public:
-    struct option {
-        std::string_view name;  // with the dashes: "--to"
-        bool takes_value;
-    };
-
-    /// Parses args (without the program and subcommand names) against the known options;
-    /// accepts `--opt value`, `--opt=value` and `--` before operands. Throws usage_error.
-    arguments(const std::vector<std::string>& args, std::initializer_list<option> known);
-
-    bool has(std::string_view name) const;
-    /// The last value given for name, or nullopt.
-    std::optional<std::string> value(std::string_view name) const;
-    /// Every value given for name, in order.
-    std::vector<std::string> values(std::string_view name) const;
-    const std::vector<std::string>& operands() const noexcept { return operands_; }
-    /// The single optional FILE operand ("-" or absent: stdin). Throws usage_error on more.
-    std::optional<std::string> file() const;
-    /// Throws usage_error when any operand was given (commands that read no input).
-    void expect_no_operands() const;
-
-private:
-    std::vector<std::pair<std::string, std::string>> given_;
-    std::vector<std::string> operands_;
-};
+/// The parsed command line of one subcommand (sinkcheck/conform/arguments.hpp: the grammar
+/// `sinkcheck conform` shares).
+using conform::arguments;
 
 struct command {
     std::string_view name;

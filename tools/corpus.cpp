@@ -53,7 +53,7 @@ void write_file(const std::string& path, const std::string& data) {
 }
 
 int run(const std::vector<std::string>& argv) {
-    const arguments args(argv, {{"--json", false}, {"--format", true}, {"--corpus", true}, {"--output", true}});
+    const arguments args(argv, {{"--json", false}, {"--format", true, true}, {"--corpus", true}, {"--output", true}});
     if (args.operands().empty() || args.operands().front() != "export" || args.operands().size() != 1) {
         throw usage_error("expected `sinkcheck corpus export`");
     }

@@ -12,7 +12,7 @@ namespace {
 constexpr std::string_view usage =
     "usage: sinkcheck decode --from FORMAT [--indent N] [FILE]\n"
     "\n"
-    "Reads one value in FORMAT (cbor, msgpack, ubjson, bjdata, bson, bon8, or json) from FILE or\n"
+    "Reads one value in FORMAT ({formats}, or json) from FILE or\n"
     "standard input and prints it as JSON text followed by a newline. Binary values and NaN/Inf\n"
     "are printed as {\"$binary\": \"hex\", \"$subtype\": n} and {\"$float\": \"nan\"} (docs/cli.md),\n"
     "which `sinkcheck encode` reads back. CBOR tags are kept as binary subtypes.\n"

@@ -22,7 +22,7 @@ constexpr std::string_view usage =
     "{\"$float\": \"nan\"} (docs/cli.md). Nothing is written to standard output when encoding fails.\n"
     "\n"
     "options:\n"
-    "  --to FORMAT     cbor, msgpack, ubjson, bjdata, bson or bon8 (required)\n"
+    "  --to FORMAT     {formats-or} (required)\n"
     "  --from FORMAT   format of the input: json (default) or one of the above\n"
     "  --use-size      UBJSON/BJData: write container counts (nlohmann use_size)\n"
     "  --use-type      UBJSON/BJData: write '$' element types; needs --use-size (use_type)\n"

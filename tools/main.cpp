@@ -28,7 +28,7 @@ void print_tool_usage(std::FILE* out) {
     std::string text =
         "usage: sinkcheck COMMAND [OPTIONS] [FILE]\n"
         "\n"
-        "Encodes JSON-like values into CBOR, MessagePack, UBJSON, BJData, BSON and BON8 with the\n"
+        "Encodes JSON-like values into {titles} with the\n"
         "sinkcheck reference encoders, and checks every output sink against nlohmann 3.11.2.\n"
         "\n"
         "commands:\n";
@@ -43,12 +43,12 @@ void print_tool_usage(std::FILE* out) {
         "\n"
         "`sinkcheck COMMAND --help` describes a command. FILE absent or `-`: standard input.\n"
         "exit status: 0 ok, 1 check failed or encoder/sink error, 2 usage, input or output error\n";
-    std::fputs(text.c_str(), out);
+    std::fputs(with_format_names(text).c_str(), out);
 }
 
 /// A command's usage text, ending with a newline whether or not the text does.
 void print_usage(const command& c) {
-    std::string text(c.usage);
+    std::string text = with_format_names(c.usage);
     if (text.empty() || text.back() != '\n') {
         text += '\n';
     }
@@ -82,7 +82,7 @@ int run_guarded(const command& cmd, const std::vector<std::string>& args) {
         return cmd.run(args);
     } catch (const usage_error& e) {
         // the synopsis (the usage text up to its first blank line), not the whole help
-        const std::string synopsis(cmd.usage.substr(0, cmd.usage.find("\n\n") + 1));
+        const std::string synopsis = with_format_names(cmd.usage.substr(0, cmd.usage.find("\n\n") + 1));
         const std::string name(cmd.name);
         std::fprintf(stderr, "sinkcheck %s: %s\n%s`sinkcheck %s --help` tells more.\n", name.c_str(), e.what(),
                      synopsis.c_str(), name.c_str());

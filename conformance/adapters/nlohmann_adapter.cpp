@@ -40,13 +40,16 @@ const bool registered = [] {
     linked_encoder_info nlohmann{"nlohmann",
                                  "nlohmann_json " + std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." +
                                      std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." +
-                                     std::to_string(NLOHMANN_JSON_VERSION_PATCH) +
-                                     " to_cbor/to_msgpack/to_ubjson/to_bjdata/to_bson",
+                                     std::to_string(NLOHMANN_JSON_VERSION_PATCH),
                                  {},
                                  [] { return std::make_unique<nlohmann_encoder>(); }};
+    std::string writers;
     for (const format f : all_formats) {
-        if (oracle_has(f)) nlohmann.formats.push_back(f);  // not BON8: 3.11.2 has no writer
+        if (!oracle_has(f)) continue;  // not BON8: 3.11.2 has no writer
+        nlohmann.formats.push_back(f);
+        writers += (writers.empty() ? " to_" : "/to_") + std::string(format_name(f));
     }
+    nlohmann.description += writers;
     // Where the reference does otherwise on purpose, KNOWN_DIVERGENCES.md records it (invalid
     // UTF-8 among them) and known_divergence() names the entry for a value.
     nlohmann.recorded_difference = &known_divergence<json>;

@@ -83,8 +83,7 @@ TEST_P(ReferencePasses, EveryVectorAtTheExactLevel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFormatsBothModes, ReferencePasses,
-                         ::testing::Combine(::testing::Values(format::cbor, format::msgpack, format::ubjson,
-                                                              format::bjdata, format::bson, format::bon8),
+                         ::testing::Combine(::testing::ValuesIn(all_formats),
                                             ::testing::Values(process_mode::per_vector, process_mode::batch)),
                          [](const auto& param_info) {
                              return std::string(format_name(std::get<0>(param_info.param))) +

@@ -16,7 +16,7 @@ validate="$src/conformance/test/validate_export.py"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-formats="cbor msgpack ubjson bjdata bson bon8"
+formats=$("$tool" formats | tr '\n' ' ')  # every format the tool knows (format_table), on one line
 for f in $formats; do
   "$tool" corpus export --json --format "$f" --corpus "$src/corpus/conformance" --output "$work/$f.json"
 done

@@ -7,7 +7,7 @@ cmake=$1 build=$2 tool=$3
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 "$cmake" --install "$build" --prefix "$prefix" --component sinkcheck_corpus >/dev/null
-for f in cbor msgpack ubjson bjdata bson bon8; do
+for f in $("$tool" formats); do  # every format the tool knows (format_table)
   test -f "$prefix/share/sinkcheck/conformance/$f.vectors" || { echo "FAIL: $f.vectors not installed"; exit 1; }
 done
 test ! -e "$prefix/share/sinkcheck/conformance/generator" || { echo "FAIL: the generator was installed"; exit 1; }

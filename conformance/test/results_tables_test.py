@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
 
 import difference_classes  # noqa: E402
 import encoders_table  # noqa: E402
+import formats  # noqa: E402
 
 failures = []
 
@@ -48,7 +49,7 @@ table = os.path.join(ROOT, "conformance", "adapters", "encoders.txt")
 rows = encoders_table.read_table(table)
 names = {row["name"] for row in rows}
 ids = {}
-for fmt in ("cbor", "msgpack", "ubjson", "bjdata", "bson", "bon8"):
+for fmt in [row["name"] for row in formats.rows(ROOT)]:
     with open(os.path.join(ROOT, "corpus", "conformance", fmt + ".vectors")) as f:
         ids[fmt] = set(re.findall(r"^id: (\S+)$", f.read(), re.M))
 declared_dir = os.path.join(ROOT, "conformance", "adapters", "declared")

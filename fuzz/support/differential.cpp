@@ -112,14 +112,8 @@ private:
     }
 
     std::vector<encode_options> text_options() const {
-        std::vector<encode_options> all(1);
-        if (takes_container_shape(fmt_)) {
-            all.push_back(options_from_bits(1));
-            all.push_back(options_from_bits(3));
-        }
-        if (fmt_ == format::bson) {
-            all.push_back(options_from_bits(4));
-        }
+        std::vector<encode_options> all;
+        for (const option_shape& s : option_shapes(fmt_, true)) all.push_back(s.options);
         return all;
     }
 

@@ -164,9 +164,8 @@ private:
 };
 
 [[noreturn]] void throw_bad_file_name(const std::string& file) {
-    throw corpus_error(file, 1,
-                       "a vector file is named <format>.vectors or <format>-<part>.vectors, "
-                       "format one of cbor msgpack ubjson bjdata bson bon8");
+    throw corpus_error(
+        file, 1, "a vector file is named <format>.vectors or <format>-<part>.vectors, format one of " + format_names());
 }
 
 struct record_builder {

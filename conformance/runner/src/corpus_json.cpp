@@ -85,7 +85,7 @@ public:
         }
         const std::string format_text = text("format", true);
         const auto f = parse_format(format_text);
-        if (!f) throw std::runtime_error("\"format\" is one of cbor msgpack ubjson bjdata bson bon8");
+        if (!f) throw std::runtime_error("\"format\" is one of " + format_names());
         fmt = *f;
         line("id", text("id", true));
         if (!v_.contains("input")) throw std::runtime_error("missing \"input\"");

@@ -18,10 +18,6 @@ using decoding::failure;
 /// nlohmann's readers recurse; deeper values are only decoded here.
 constexpr std::size_t oracle_max_depth = 256;
 
-bool oracle_reads(format f) {
-    return f == format::cbor || f == format::msgpack || f == format::ubjson || f == format::bjdata || f == format::bson;
-}
-
 }  // namespace
 
 decoded decode_annotated(format f, const std::uint8_t* data, std::size_t size, const decode_limits& limits) {
@@ -73,7 +69,7 @@ decoded_value decode_model_value(format f, const std::vector<std::uint8_t>& byte
     }
     if (!mine.oracle_misreads.empty()) {
         r.how = "sinkcheck's decoder (the bytes hold " + mine.oracle_misreads + ")";
-    } else if (oracle_reads(f) && mine.max_depth <= oracle_max_depth) {
+    } else if (oracle_has(f) && mine.max_depth <= oracle_max_depth) {
         try {
             r.value = oracle_decode<json>(f, bytes);
             r.ok = true;

@@ -98,7 +98,7 @@ public:
     std::optional<test_vector> make(const choices& c, std::uint64_t index) const {
         testkit::byte_choices in(c.data.data(), c.data.size());
         nlohmann::json built = fuzz::value_from_bytes<nlohmann::json>(in, limits_);
-        if (!o_.generate.hostile && o_.fmt == format::bson && !built.is_object()) {
+        if (!o_.generate.hostile && describe(o_.fmt).root_object && !built.is_object()) {
             // A BSON document is an object: any other value goes in as its one member, rather
             // than being drawn again (two thirds of all values would be).
             built = nlohmann::json{{"v", std::move(built)}};

@@ -19,6 +19,7 @@
 #include <sstream>
 #include <thread>
 
+#include "sinkcheck/conform/arguments.hpp"
 #include "sinkcheck/detail/hex.hpp"
 #include "sinkcheck/detail/utf8.hpp"
 #include "sinkcheck/detail/walk.hpp"
@@ -898,7 +899,7 @@ const std::string_view conform_usage =
     "Runs an encoder against the conformance corpus of format F and grades every vector:\n"
     "pass, pass-equivalent, fail, refused-correctly, crash, timeout, unsupported, harness-error.\n"
     "\n"
-    "  --format F               cbor msgpack ubjson bjdata bson bon8\n"
+    "  --format F               {formats}\n"
     "  --encoder 'CMD ARGS'     the encoder process (split like a shell would, no expansions),\n"
     "                           or linked:NAME for a C++ encoder linked into this program\n"
     "  --mode per-vector|batch  one process per vector (default) or one process, framed\n"
@@ -1037,136 +1038,127 @@ void declare(declared_behaviour& d, std::string name) {
     throw conform_error("--declare names one of " + known + ", not '" + name + "'");
 }
 
+/// Every option of `sinkcheck conform`, once: its name, whether it takes a value and may be
+/// repeated, which runs it applies to, and what it sets. parse_arguments reads nothing else.
+struct conform_option {
+    enum class runs { any, corpus, generated };
+    std::string_view name;
+    bool takes_value;
+    bool repeatable;
+    runs applies_to;    // corpus options make no sense with --generate, generated-value ones without
+    bool process_only;  // means nothing to a linked encoder: warned about and ignored
+    void (*apply)(conform_options& o, const std::string& name, const std::string& value);
+};
+
+using runs = conform_option::runs;
+
+void set_mode(conform_options& o, const std::string& /*name*/, const std::string& value) {
+    if (value == "per-vector")
+        o.mode = process_mode::per_vector;
+    else if (value == "batch")
+        o.mode = process_mode::batch;
+    else
+        throw conform_error("--mode is per-vector or batch");
+}
+
+void set_notation(conform_options& o, const std::string& /*name*/, const std::string& value) {
+    if (value == "token")
+        o.notation = wire_notation::token;
+    else if (value == "json")
+        o.notation = wire_notation::json;
+    else if (value == "json-decimal")
+        o.notation = wire_notation::json_decimal;
+    else
+        throw conform_error("--notation is token, json or json-decimal");
+}
+
+void set_report(conform_options& o, const std::string& /*name*/, const std::string& value) {
+    static const std::map<std::string, report_kind> kinds = {{"text", report_kind::text},
+                                                             {"json", report_kind::json},
+                                                             {"junit", report_kind::junit},
+                                                             {"tap", report_kind::tap},
+                                                             {"html", report_kind::html}};
+    const auto it = kinds.find(value);
+    if (it == kinds.end()) throw conform_error("--report is text, json, junit, tap or html");
+    o.report = it->second;
+}
+
+void set_shard(conform_options& o, const std::string& /*name*/, const std::string& value) {
+    const std::size_t slash = value.find('/');
+    if (slash == std::string::npos) throw conform_error("--shard is I/N (1 <= I <= N <= 10000), not '" + value + "'");
+    o.generate.shard_count = parse_count("--shard's N", value.substr(slash + 1), 1, max_shards);
+    o.generate.shard_index = parse_count("--shard's I", value.substr(0, slash), 1, o.generate.shard_count) - 1;
+}
+
+// clang-format off
+const conform_option conform_options_table[] = {
+    // name            value  repeat runs              process
+    {"--format",        true,  false, runs::any,       false, [](conform_options& o, const std::string& /*n*/, const std::string& v) {
+         const auto f = parse_format(v);
+         if (!f) throw conform_error("unknown format '" + v + "' (" + format_names() + ")");
+         o.fmt = *f; }},
+    {"--encoder",       true,  false, runs::any,       false, [](conform_options& o, const std::string& /*n*/, const std::string& v) { o.encoder = v; }},
+    {"--mode",          true,  false, runs::any,       true,  &set_mode},
+    {"--notation",      true,  false, runs::any,       true,  &set_notation},
+    {"--level",         true,  false, runs::any,       false, [](conform_options& o, const std::string& /*n*/, const std::string& v) {
+         if (!parse_level(v, o.level)) throw conform_error("--level is exact, canonical or equivalent"); }},
+    {"--filter",        true,  true,  runs::corpus,    false, [](conform_options& o, const std::string& /*n*/, const std::string& v) { o.filters.push_back(v); }},
+    {"--jobs",          true,  false, runs::any,       false, [](conform_options& o, const std::string& n, const std::string& v) {
+         o.jobs = static_cast<unsigned>(parse_count(n, v, 1, 256)); }},
+    {"--timeout",       true,  false, runs::any,       true,  [](conform_options& o, const std::string& n, const std::string& v) {
+         o.limits.timeout_seconds = parse_seconds(n, v); }},
+    {"--max-output",    true,  false, runs::any,       true,  [](conform_options& o, const std::string& n, const std::string& v) {
+         o.limits.max_output = parse_count(n, v, 1, max_max_output); }},
+    {"--report",        true,  false, runs::any,       false, &set_report},
+    {"--output",        true,  false, runs::any,       false, [](conform_options& o, const std::string& /*n*/, const std::string& v) { o.output = v; }},
+    {"--corpus",        true,  false, runs::corpus,    false, [](conform_options& o, const std::string& /*n*/, const std::string& v) { o.corpus = v; }},
+    {"--expected-failures", true, false, runs::corpus, false, [](conform_options& o, const std::string& /*n*/, const std::string& v) { o.expected_failures = v; }},
+    {"--write-expected-failures", true, false, runs::corpus, false, [](conform_options& o, const std::string& /*n*/, const std::string& v) { o.write_expected_failures = v; }},
+    {"--max-unsupported", true, false, runs::any,      false, [](conform_options& o, const std::string& n, const std::string& v) {
+         o.max_unsupported = read_unsupported_budget(n, v); }},
+    {"--declare",       true,  true,  runs::any,       false, [](conform_options& o, const std::string& /*n*/, const std::string& v) { declare(o.declared, v); }},
+    {"--generate",      true,  false, runs::any,       false, [](conform_options& o, const std::string& n, const std::string& v) {
+         o.generate.count = parse_count(n, v, 1, max_generate); }},
+    {"--seed",          true,  false, runs::generated, false, [](conform_options& o, const std::string& n, const std::string& v) {
+         o.generate.seed = parse_count(n, v, 0, max_seed); }},
+    {"--profile",       true,  false, runs::generated, false, [](conform_options& o, const std::string& /*n*/, const std::string& v) {
+         if (v != "default" && v != "hostile") throw conform_error("--profile is default or hostile");
+         o.generate.hostile = v == "hostile"; }},
+    {"--save",          true,  false, runs::generated, false, [](conform_options& o, const std::string& /*n*/, const std::string& v) { o.generate.save = v; }},
+    {"--shrink-steps",  true,  false, runs::generated, false, [](conform_options& o, const std::string& n, const std::string& v) {
+         o.generate.shrink_steps = parse_count(n, v, 0, max_shrink_steps); }},
+    {"--shard",         true,  false, runs::generated, false, &set_shard},
+    {"--merge",         true,  true,  runs::any,       false, [](conform_options& o, const std::string& /*n*/, const std::string& v) { o.merge.push_back(v); }},
+    {"--list-linked",   false, false, runs::any,       false, [](conform_options& /*o*/, const std::string& /*n*/, const std::string& /*v*/) {}},
+};
+// clang-format on
+
 conform_options parse_arguments(const std::vector<std::string>& args, bool& list_linked) {
-    conform_options o;
-    static const std::set<std::string> with_value = {"--format",
-                                                     "--encoder",
-                                                     "--mode",
-                                                     "--notation",
-                                                     "--level",
-                                                     "--filter",
-                                                     "--jobs",
-                                                     "--timeout",
-                                                     "--max-output",
-                                                     "--report",
-                                                     "--output",
-                                                     "--corpus",
-                                                     "--expected-failures",
-                                                     "--write-expected-failures",
-                                                     "--max-unsupported",
-                                                     "--declare",
-                                                     "--generate",
-                                                     "--seed",
-                                                     "--profile",
-                                                     "--save",
-                                                     "--shrink-steps",
-                                                     "--shard",
-                                                     "--merge"};
-    std::set<std::string> given;  // a second value would silently win: refused instead
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string name = args[i];
-        std::string value;
-        if (name == "--list-linked") {
-            list_linked = true;
-            continue;
-        }
-        const std::size_t eq = name.find('=');
-        if (name.rfind("--", 0) == 0 && eq != std::string::npos) {
-            value = name.substr(eq + 1);
-            name.resize(eq);
-        } else if (with_value.count(name) != 0) {
-            if (i + 1 >= args.size()) throw conform_error(name + " needs a value");
-            value = args[++i];
-        }
-        if (with_value.count(name) == 0) throw conform_error("unknown argument '" + args[i] + "'");
-        if (!given.insert(name).second && name != "--filter" && name != "--merge" && name != "--declare")
-            throw conform_error(name + " is given twice");
-        if (name == "--format") {
-            const auto f = parse_format(value);
-            if (!f) throw conform_error("unknown format '" + value + "' (cbor msgpack ubjson bjdata bson bon8)");
-            o.fmt = *f;
-        } else if (name == "--encoder") {
-            o.encoder = value;
-        } else if (name == "--mode") {
-            if (value == "per-vector")
-                o.mode = process_mode::per_vector;
-            else if (value == "batch")
-                o.mode = process_mode::batch;
-            else
-                throw conform_error("--mode is per-vector or batch");
-        } else if (name == "--notation") {
-            if (value == "token")
-                o.notation = wire_notation::token;
-            else if (value == "json")
-                o.notation = wire_notation::json;
-            else if (value == "json-decimal")
-                o.notation = wire_notation::json_decimal;
-            else
-                throw conform_error("--notation is token, json or json-decimal");
-        } else if (name == "--level") {
-            if (!parse_level(value, o.level)) throw conform_error("--level is exact, canonical or equivalent");
-        } else if (name == "--filter") {
-            o.filters.push_back(value);
-        } else if (name == "--jobs") {
-            o.jobs = static_cast<unsigned>(parse_count(name, value, 1, 256));
-        } else if (name == "--timeout") {
-            o.limits.timeout_seconds = parse_seconds(name, value);
-        } else if (name == "--max-output") {
-            o.limits.max_output = parse_count(name, value, 1, max_max_output);
-        } else if (name == "--expected-failures") {
-            o.expected_failures = value;
-        } else if (name == "--report") {
-            static const std::map<std::string, report_kind> kinds = {{"text", report_kind::text},
-                                                                     {"json", report_kind::json},
-                                                                     {"junit", report_kind::junit},
-                                                                     {"tap", report_kind::tap},
-                                                                     {"html", report_kind::html}};
-            const auto it = kinds.find(value);
-            if (it == kinds.end()) throw conform_error("--report is text, json, junit, tap or html");
-            o.report = it->second;
-        } else if (name == "--output") {
-            o.output = value;
-        } else if (name == "--corpus") {
-            o.corpus = value;
-        } else if (name == "--write-expected-failures") {
-            o.write_expected_failures = value;
-        } else if (name == "--max-unsupported") {
-            o.max_unsupported = read_unsupported_budget(name, value);
-        } else if (name == "--declare") {
-            declare(o.declared, value);
-        } else if (name == "--generate") {
-            o.generate.count = parse_count(name, value, 1, max_generate);
-        } else if (name == "--seed") {
-            o.generate.seed = parse_count(name, value, 0, max_seed);
-        } else if (name == "--profile") {
-            if (value != "default" && value != "hostile") throw conform_error("--profile is default or hostile");
-            o.generate.hostile = value == "hostile";
-        } else if (name == "--save") {
-            o.generate.save = value;
-        } else if (name == "--shrink-steps") {
-            o.generate.shrink_steps = parse_count(name, value, 0, max_shrink_steps);
-        } else if (name == "--shard") {
-            const std::size_t slash = value.find('/');
-            if (slash == std::string::npos)
-                throw conform_error("--shard is I/N (1 <= I <= N <= 10000), not '" + value + "'");
-            o.generate.shard_count = parse_count("--shard's N", value.substr(slash + 1), 1, max_shards);
-            o.generate.shard_index = parse_count("--shard's I", value.substr(0, slash), 1, o.generate.shard_count) - 1;
-        } else if (name == "--merge") {
-            o.merge.push_back(value);
-        }
+    std::vector<arguments::option> grammar;
+    for (const conform_option& each : conform_options_table) {
+        grammar.push_back({each.name, each.takes_value, each.repeatable});
     }
-    // Generated values have no corpus to select from or list; the corpus has nothing to shrink.
-    const bool generating = given.count("--generate") != 0;
-    for (const char* corpus_only : {"--corpus", "--filter", "--expected-failures", "--write-expected-failures"}) {
-        if (generating && given.count(corpus_only) != 0) {
-            throw conform_error(std::string(corpus_only) +
+    conform_options o;
+    std::optional<arguments> parsed;
+    try {
+        parsed.emplace(args, grammar);
+        parsed->expect_no_operands();
+    } catch (const usage_error& e) {
+        throw conform_error(e.what());
+    }
+    list_linked = parsed->has("--list-linked");
+    const bool generating = parsed->has("--generate");
+    for (const auto& [name, value] : parsed->given()) {
+        const conform_option& each = *std::find_if(std::begin(conform_options_table), std::end(conform_options_table),
+                                                   [&n = name](const conform_option& c) { return c.name == n; });
+        // Generated values have no corpus to select from or list; the corpus has nothing to shrink.
+        if (generating && each.applies_to == runs::corpus) {
+            throw conform_error(name +
                                 " applies to the corpus, not to --generate (save the findings with --save, then grade "
                                 "them as a corpus)");
         }
-    }
-    for (const char* generate_only : {"--seed", "--profile", "--save", "--shrink-steps", "--shard"}) {
-        if (!generating && given.count(generate_only) != 0)
-            throw conform_error(std::string(generate_only) + " needs --generate N");
+        if (!generating && each.applies_to == runs::generated) throw conform_error(name + " needs --generate N");
+        each.apply(o, name, value);
     }
     if (format saved = o.fmt; !o.generate.save.empty() && (!format_of_file(o.generate.save, saved) || saved != o.fmt)) {
         // what it writes is read back as a corpus, which knows a file's format by its name
@@ -1174,7 +1166,8 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
                             ".vectors or " + std::string(format_name(o.fmt)) + "-PART.vectors");
     }
     if (!o.merge.empty()) {
-        for (const std::string& other : given) {
+        for (const auto& given : parsed->given()) {
+            const std::string& other = given.first;
             if (other != "--merge" && other != "--report" && other != "--output")
                 throw conform_error(other + " does not apply to --merge (only --report text|json and --output do)");
         }
@@ -1182,15 +1175,15 @@ conform_options parse_arguments(const std::vector<std::string>& args, bool& list
             throw conform_error("--merge writes a text or json report");
         return o;
     }
-    if (!list_linked && (given.count("--format") == 0 || given.count("--encoder") == 0)) {
+    if (!list_linked && (!parsed->has("--format") || !parsed->has("--encoder"))) {
         throw conform_error("--format and --encoder are required");
     }
     if (o.encoder.rfind("linked:", 0) == 0) {
         // A linked encoder runs in this process: no process to time out, kill or start per vector.
-        for (const char* ignored : {"--mode", "--notation", "--timeout", "--max-output"}) {
-            if (given.count(ignored) != 0) {
+        for (const conform_option& each : conform_options_table) {
+            if (each.process_only && parsed->has(each.name)) {
                 std::fprintf(stderr, "sinkcheck conform: warning: %s does not apply to a linked encoder; ignored\n",
-                             ignored);
+                             std::string(each.name).c_str());
             }
         }
     }
@@ -1236,7 +1229,7 @@ unsupported_budget parse_unsupported_budget(const std::string& option, const std
 int run_conform_command(const std::vector<std::string>& args) {
     for (const std::string& a : args) {
         if (a == "--help" || a == "-h") {
-            std::fputs(std::string(conform_usage).c_str(), stdout);
+            std::fputs(with_format_names(conform_usage).c_str(), stdout);
             return 0;
         }
     }

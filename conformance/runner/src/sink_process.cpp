@@ -37,31 +37,6 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-struct encoding_shape {
-    const char* name;
-    encode_options options;
-};
-
-/// The option shapes each format is recorded in: UBJSON's and BJData's three container shapes,
-/// and BSON's patched lengths for a sink that can seek.
-std::vector<encoding_shape> shapes_of(format f, bool seekable) {
-    std::vector<encoding_shape> out = {{"", {}}};
-    if (takes_container_shape(f)) {
-        encode_options sized;
-        sized.use_size = true;
-        encode_options typed = sized;
-        typed.use_type = true;
-        out.push_back({" (use_size)", sized});
-        out.push_back({" (use_size, use_type)", typed});
-    }
-    if (f == format::bson && seekable) {
-        encode_options patched;
-        patched.bson_patch_lengths = true;
-        out.push_back({" (lengths patched by seeking)", patched});
-    }
-    return out;
-}
-
 /// The same calls up to one the encoder had not finished when an error elsewhere stopped it: the
 /// sink is dropped unfinished there (the kit's fault at a write, across a process).
 program cut_short(const program& whole, std::uint64_t index) {
@@ -101,10 +76,11 @@ private:
     void encode_value(std::uint64_t index) {
         const nlohmann::json value = generated_value(o_.seed, index);
         for (format f : all_formats) {
-            for (const encoding_shape& s : shapes_of(f, seekable_)) {
+            for (const option_shape& s : option_shapes(f, seekable_)) {
+                const std::string shape = s.name.empty() ? "" : " (" + std::string(s.name) + ")";
                 program whole =
                     record_encoding(f, value, s.options, seekable_,
-                                    "value " + std::to_string(index) + " in " + std::string(format_name(f)) + s.name);
+                                    "value " + std::to_string(index) + " in " + std::string(format_name(f)) + shape);
                 if (!whole.abandon && !whole.calls.empty()) pending_.push_back(cut_short(whole, index));
                 pending_.push_back(std::move(whole));
             }

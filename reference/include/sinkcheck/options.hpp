@@ -9,45 +9,128 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace sinkcheck {
 
 enum class format { cbor, msgpack, ubjson, bjdata, bson, bon8 };
 
-inline constexpr std::array<format, 6> all_formats = {format::cbor,   format::msgpack, format::ubjson,
-                                                      format::bjdata, format::bson,    format::bon8};
+/// What sinkcheck knows of a format, one row each in format_table below. Everything that lists
+/// the formats or asks what a format is reads that table: the C++ through the functions under it,
+/// CMake through cmake/Formats.cmake, the scripts and shell tests through scripts/lib/formats.py, which
+/// parse its rows; the parts of a format that are files (encoder header, vectors, fuzz target,
+/// dictionary, seeds, documentation) are checked by the test formats_complete
+/// (scripts/check-formats.py). docs/testkit.md, "Adding a format to sinkcheck", lists the rest.
+struct format_descriptor {
+    format id;
+    /// On command lines and in file names: corpus/conformance/NAME.vectors, fuzz/fuzz_NAME.cpp.
+    std::string_view name;
+    /// In prose and help texts, and the heading of the format's section of docs/formats.md.
+    std::string_view title;
+    /// nlohmann 3.11.2 writes and reads it (to_NAME, from_NAME): the oracle applies.
+    bool oracle;
+    /// encode_options::use_size and use_type mean something (UBJSON's counted and typed
+    /// containers); every other encoder ignores them.
+    bool container_shape;
+    /// Only an object can be the root (a BSON document).
+    bool root_object;
+    /// encode_options::bson_patch_lengths applies: lengths written as placeholders and patched by
+    /// seeking back, for a sink that can seek.
+    bool patches_lengths;
+};
 
-inline constexpr std::string_view format_name(format f) noexcept {
-    switch (f) {  // every format (-Wswitch), which makes the check below cover all_formats
-        case format::cbor: return "cbor";
-        case format::msgpack: return "msgpack";
-        case format::ubjson: return "ubjson";
-        case format::bjdata: return "bjdata";
-        case format::bson: return "bson";
-        case format::bon8: return "bon8";
-    }
-    return "?";
-}
+// One row per line, in enum order: the build and the scripts read these lines (see above).
+// clang-format off
+inline constexpr std::array<format_descriptor, 6> format_table = {{
+    //  id               name       title          oracle container_shape root_object patches_lengths
+    {format::cbor,    "cbor",    "CBOR",        true,  false,          false,      false},
+    {format::msgpack, "msgpack", "MessagePack", true,  false,          false,      false},
+    {format::ubjson,  "ubjson",  "UBJSON",      true,  true,           false,      false},
+    {format::bjdata,  "bjdata",  "BJData",      true,  true,           false,      false},
+    {format::bson,    "bson",    "BSON",        true,  false,          true,       true},
+    {format::bon8,    "bon8",    "BON8",        false, false,          false,      false},
+}};
+// clang-format on
 
-// all_formats lists every format: a format added to the enum (and so, by -Wswitch, to
-// format_name) but not to all_formats fails to compile here.
-static_assert(format_name(static_cast<format>(all_formats.size())) == "?" &&
-                  all_formats.back() == static_cast<format>(all_formats.size() - 1),
-              "all_formats must list every sinkcheck::format, in order");
-
-/// Whether the container options (encode_options::use_size, use_type) mean anything to the
-/// format: UBJSON's and BJData's counted and typed containers; every other encoder ignores them.
-inline constexpr bool takes_container_shape(format f) noexcept {
+namespace detail {
+/// True for every member of the enum: a switch over every format (-Wswitch, an error under
+/// SINKCHECK_WERROR), so a format added to the enum fails to compile here until it is listed, and
+/// the assertion below until its row is in format_table.
+constexpr bool in_enum(format f) noexcept {
     switch (f) {
-        case format::ubjson:
-        case format::bjdata: return true;
         case format::cbor:
         case format::msgpack:
+        case format::ubjson:
+        case format::bjdata:
         case format::bson:
-        case format::bon8: return false;
+        case format::bon8: return true;
     }
     return false;
+}
+constexpr bool table_in_enum_order() noexcept {
+    for (std::size_t i = 0; i < format_table.size(); ++i) {
+        if (format_table[i].id != static_cast<format>(i)) return false;
+    }
+    return !in_enum(static_cast<format>(format_table.size()));
+}
+template <std::size_t... I>
+constexpr std::array<format, sizeof...(I)> ids_of_table(std::index_sequence<I...> /*rows*/) noexcept {
+    return {format_table[I].id...};
+}
+}  // namespace detail
+
+static_assert(detail::table_in_enum_order(),
+              "format_table must hold every sinkcheck::format, one row each, in enum order");
+
+/// What describe() answers for a value outside the enum (a cast from bad data): named "?", and
+/// nothing applies to it.
+inline constexpr format_descriptor unknown_format_row = {static_cast<format>(-1), "?", "?", false, false, false, false};
+
+/// The row of f; unknown_format_row when f is not one of the enum's members.
+inline constexpr const format_descriptor& describe(format f) noexcept {
+    const auto i = static_cast<std::size_t>(f);
+    return i < format_table.size() ? format_table[i] : unknown_format_row;
+}
+
+/// Every format, in enum order: what everything that covers all formats iterates.
+inline constexpr std::array<format, format_table.size()> all_formats =
+    detail::ids_of_table(std::make_index_sequence<format_table.size()>{});
+
+inline constexpr std::string_view format_name(format f) noexcept { return describe(f).name; }
+
+inline constexpr bool takes_container_shape(format f) noexcept { return describe(f).container_shape; }
+
+/// The names of every format, separated by separator ("cbor, msgpack, ..."), for help and error
+/// texts; with last, the final separator is last instead ("cbor, ... or bon8").
+inline std::string format_names(std::string_view separator = ", ", std::string_view last = {}) {
+    std::string out;
+    for (std::size_t i = 0; i < all_formats.size(); ++i) {
+        if (i != 0) out += i + 1 == all_formats.size() && !last.empty() ? last : separator;
+        out += format_name(all_formats[i]);
+    }
+    return out;
+}
+
+/// text with every "{formats}" replaced by the formats' names ("cbor, msgpack, ..., bon8"),
+/// "{formats-or}" by the same ending "... bson or bon8", and "{titles}" by their titles ("CBOR,
+/// MessagePack, ... and BON8"): the help and error texts name the formats from format_table.
+inline std::string with_format_names(std::string_view text) {
+    std::string titles;
+    for (std::size_t i = 0; i < all_formats.size(); ++i) {
+        if (i != 0) titles += i + 1 == all_formats.size() ? " and " : ", ";
+        titles += describe(all_formats[i]).title;
+    }
+    const std::pair<std::string_view, std::string> names[] = {
+        {"{formats}", format_names()}, {"{formats-or}", format_names(", ", " or ")}, {"{titles}", titles}};
+    std::string out(text);
+    for (const auto& [placeholder, value] : names) {
+        for (std::size_t at = out.find(placeholder); at != std::string::npos; at = out.find(placeholder, at)) {
+            out.replace(at, placeholder.size(), value);
+            at += value.size();
+        }
+    }
+    return out;
 }
 
 inline std::optional<format> parse_format(std::string_view name) noexcept {
@@ -78,5 +161,31 @@ struct encode_options {
     /// Diagnostics only: when set, every value's start offset and pointer is appended.
     std::vector<value_mark>* marks = nullptr;
 };
+
+/// One way of encoding a format's values that changes its bytes, and how a report names it.
+struct option_shape {
+    std::string_view name;
+    encode_options options;
+};
+
+/// The option shapes of f (format_table's columns): the defaults; UBJSON's and BJData's counted
+/// and counted-and-typed containers; BSON's lengths patched by seeking, when the sink can seek.
+inline std::vector<option_shape> option_shapes(format f, bool seekable) {
+    std::vector<option_shape> out = {{"", {}}};
+    if (describe(f).container_shape) {
+        encode_options sized;
+        sized.use_size = true;
+        encode_options typed = sized;
+        typed.use_type = true;
+        out.push_back({"use_size", sized});
+        out.push_back({"use_size, use_type", typed});
+    }
+    if (describe(f).patches_lengths && seekable) {
+        encode_options patched;
+        patched.bson_patch_lengths = true;
+        out.push_back({"lengths patched by seeking", patched});
+    }
+    return out;
+}
 
 }  // namespace sinkcheck

@@ -152,10 +152,10 @@ inline void showValue(const sink_choice& s, std::ostream& os) { os << s.name; }
 inline void showValue(const decision& d, std::ostream& os) { os << d.what << ": " << (d.yes ? "yes" : "no"); }
 inline void showValue(const drawn_number& d, std::ostream& os) { os << d.what << ": " << d.n; }
 
-/// BSON writes only objects: any other value is put under one key (so the sinks see it anyway).
+/// BSON writes only objects (format_table's root_object): any other value is put under one key (so the sinks see it anyway).
 template <class Json>
 Json document_for(format f, const Json& j) {
-    if (f != format::bson || j.is_object()) {
+    if (!describe(f).root_object || j.is_object()) {
         return j;
     }
     Json doc = Json::object();

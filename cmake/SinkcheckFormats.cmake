@@ -1,0 +1,31 @@
+# The formats, read from the one table that lists them: format_table in
+# reference/include/sinkcheck/options.hpp (a row per line, {format::ID, "name", "Title", oracle,
+# container_shape, root_object, patches_lengths}). Sets, in the caller's scope:
+#   SINKCHECK_FORMATS         every format's name, in enum order
+#   SINKCHECK_ORACLE_FORMATS  those nlohmann 3.11.2 writes and reads (the oracle column)
+# scripts/lib/formats.py reads the same rows for the scripts and shell tests.
+function(sinkcheck_read_formats)
+  set(header ${PROJECT_SOURCE_DIR}/reference/include/sinkcheck/options.hpp)
+  set(bool "(true|false)")
+  set(row "^ *\\{format::([a-z0-9_]+), *\"([a-z0-9_]+)\", *\"([^\"]+)\", *${bool}, *${bool}, *${bool}, *${bool}\\},")
+  file(STRINGS ${header} rows REGEX "^ *\\{format::")
+  set(all "")
+  set(oracle "")
+  foreach(line IN LISTS rows)
+    if(NOT line MATCHES "${row}")
+      message(FATAL_ERROR "${header}: a format_table row this build cannot read: ${line}")
+    endif()
+    if(NOT CMAKE_MATCH_1 STREQUAL CMAKE_MATCH_2)
+      message(FATAL_ERROR "${header}: format::${CMAKE_MATCH_1} is named \"${CMAKE_MATCH_2}\"; the build and the scripts take the name for the identifier")
+    endif()
+    list(APPEND all ${CMAKE_MATCH_2})
+    if(CMAKE_MATCH_4 STREQUAL "true")
+      list(APPEND oracle ${CMAKE_MATCH_2})
+    endif()
+  endforeach()
+  if(NOT all)
+    message(FATAL_ERROR "${header}: no format_table rows found")
+  endif()
+  set(SINKCHECK_FORMATS ${all} PARENT_SCOPE)
+  set(SINKCHECK_ORACLE_FORMATS ${oracle} PARENT_SCOPE)
+endfunction()
