@@ -73,7 +73,9 @@ stage "format check" bash scripts/format.sh --check
 stage "test gcc" ctest --test-dir build/gcc --output-on-failure -j "$jobs" --timeout 900
 
 # The libFuzzer runs (label fuzz) are left to stage 5, which runs the same targets longer; the
-# simulated OSS-Fuzz build compiles two targets (a quick plain one and the one with extra sources).
+# simulated OSS-Fuzz build compiles two targets (a quick plain one and the one with extra sources),
+# and its run_tests.sh check builds the quick one through CMake (SINKCHECK_OSS_RUN_TESTS: the one
+# with regression inputs compiles four runner sources a second time, for the same script path).
 # The unit and conformance tests are compiled unoptimised in both builds
 # (SINKCHECK_UNIT_TEST_FLAGS). The sweeps (label sweep: one check repeated over the whole corpus
 # or many values through process encoders, conformance/runner/CMakeLists.txt) ran in the g++

@@ -21,7 +21,8 @@
 # Every check but libfuzzer builds only the first target. With SINKCHECK_FUZZ_TARGETS="a b"
 # only those targets are built and checked (CI builds two: fuzz_decode, plain and the quickest to
 # compile, since every check builds the first target again, and fuzz_vectors, the one with extra
-# sources). Exit status: 0 all checks passed, 1 one failed, 2 usage error.
+# sources; SINKCHECK_RUN_TESTS=fuzz_decode has run_tests build that one again rather than
+# fuzz_vectors). Exit status: 0 all checks passed, 1 one failed, 2 usage error.
 # usage: oss_fuzz_build.sh SOURCE_DIR SCRATCH_DIR [CXX]
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: oss_fuzz_build.sh SOURCE_DIR SCRATCH_DIR [CXX]" >&2; exit 2; }
