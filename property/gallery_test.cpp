@@ -23,40 +23,24 @@ namespace {
 
 using property_fn = void (*)(const sut_entry&);
 
-/// The properties by name, each with its weight here: a third or less of what the real sinks
-/// get (sinks_test.cpp), since the planted mistakes are caught within the first few cases, and
-/// the controls must run every property to the end.
+/// The properties by name: every promise of sink_promises() (sink_properties.hpp), with the weight
+/// a user's sink gets, so the gallery shows what SINKCHECK_SINK_PROPERTIES catches; then the
+/// promises only sinkcheck's own sinks make (sinks_test.cpp), at a third of their weight there,
+/// since the planted mistakes are caught within the first few cases and the controls must run
+/// every property to the end.
 const std::map<std::string, std::pair<property_fn, double>>& property_table() {
-    static const std::map<std::string, std::pair<property_fn, double>> table = {
-        {"AllSinksWriteIdenticalBytes",
-         {[](const sut_entry& s) {
-              all_sinks_write_identical_bytes({baseline_entry(), s});
-          },
-          1.0}},
-        {"TrimToWrittenBytesWhenWritesThrow",
-         {[](const sut_entry& s) { trims_to_written_bytes_when_writes_throw({s}); }, 3.0}},
-        {"CapacityGrowthIgnoresWindow",
-         {[](const sut_entry& s) {
-              capacity_growth_ignores_window({baseline_entry(), s});
-          },
-          1.0}},
-        {"ZeroFillStaysWithinWindow", {[](const sut_entry& s) { zero_fill_stays_within_window({s}); }, 1.0}},
-        {"ChunksDoubleUpToTheCap",
-         {[](const sut_entry& s) { chunks_double_up_to_the_cap(s, builtin_entry("vector")); }, 5.0}},
-        {"LeavesShortBufferWithExactAllocation",
-         {[](const sut_entry& s) { string_leaves_short_buffer_exactly(s); }, 5.0}},
-        {"WithoutSeeksEqualsSeeklessWriter",
-         {[](const sut_entry& s) { seekable_writer_without_seeks_equals_seekless(s, baseline_entry()); }, 3.0}},
-        {"PatchedBsonLengthsEqualPrecomputed",
-         {[](const sut_entry& s) { patched_bson_lengths_equal_precomputed(s, baseline_entry()); }, 3.0}},
-        {"SeekProgramsMatchAByteArray", {[](const sut_entry& s) { seek_programs_match_a_byte_array(s); }, 5.0}},
-        {"WriteProgramsMatchAByteArray", {[](const sut_entry& s) { write_programs_match_a_byte_array(s); }, 3.0}},
-        {"AppendsAfterExistingContents", {[](const sut_entry& s) { appends_after_existing_contents(s); }, 3.0}},
-        {"FixedCapacityEdges", {[](const sut_entry& s) { fixed_capacity_edges(s); }, 3.0}},
-        {"KeepsWritingAfterAMove", {[](const sut_entry& s) { keeps_writing_after_a_move(s); }, 3.0}},
-        {"EmptyWritesChangeNothing", {[](const sut_entry& s) { empty_writes_change_nothing(s); }, 3.0}},
-        {"FailingStreamIsReported", {[](const sut_entry& s) { failing_stream_is_reported(s); }, 3.0}},
-    };
+    static const std::map<std::string, std::pair<property_fn, double>> table = [] {
+        std::map<std::string, std::pair<property_fn, double>> t;
+        for (const sink_promise& p : sink_promises()) t[p.name] = {p.check, p.weight};
+        t["ChunksDoubleUpToTheCap"] = {
+            [](const sut_entry& s) { chunks_double_up_to_the_cap(s, builtin_entry("vector")); }, 5.0};
+        t["LeavesShortBufferWithExactAllocation"] = {[](const sut_entry& s) { string_leaves_short_buffer_exactly(s); },
+                                                     5.0};
+        t["PatchedBsonLengthsEqualPrecomputed"] = {
+            [](const sut_entry& s) { patched_bson_lengths_equal_precomputed(s, baseline_entry()); }, 3.0};
+        t["SeekProgramsMatchAByteArray"] = {[](const sut_entry& s) { seek_programs_match_a_byte_array(s); }, 5.0};
+        return t;
+    }();
     return table;
 }
 
@@ -139,7 +123,7 @@ std::string test_name(const ::testing::TestParamInfo<std::size_t>& info) {
 INSTANTIATE_TEST_SUITE_P(BrokenSinks, Gallery, ::testing::Range<std::size_t>(0, all_broken_sinks().size()), test_name);
 
 /// A sink that keeps every promise and tells the test which write its run was set to fail at:
-/// the probe that shows what TrimToWrittenBytesWhenWritesThrow asks of a sink.
+/// the probe that shows what TrimsToWrittenBytesWhenWritesThrow asks of a sink.
 struct fault_probe {
     struct run {
         std::size_t write_fault;

@@ -1,5 +1,5 @@
-// Properties 1 and 4-9 on the real sinks: same bytes everywhere, trimming when writes throw,
-// capacity growth, zero-fill, and each sink's own promise (docs/properties.md). The weight is
+// Every promise of the kit (sink_promises(), sink_properties.hpp) on every real sink that makes
+// it, under the promise's name, and each sink's own promises (docs/properties.md). The weight is
 // the share of RC_PARAMS max_success a property runs: the cheap ones run more cases.
 #include <algorithm>
 #include <cstddef>
@@ -17,69 +17,36 @@ namespace sinkcheck::testkit {
 namespace {
 
 // Every sink here comes from testkit::builtin_sinks (suts.cpp), as do the registry's: a sink in
-// that list is under every property below that fits it.
+// that list is under every promise below that it makes.
 
-SINKCHECK_PROPERTY(Sinks, AllSinksWriteIdenticalBytes, 3.0) { all_sinks_write_identical_bytes(all_real_sinks()); }
+/// One promise of sink_promises() (sink_properties.hpp) on every real sink that makes it, as the
+/// test Sinks.<promise>: each case of the property runs them all.
+class own_sinks_test : public ::testing::Test {
+public:
+    explicit own_sinks_test(const sink_promise& promise) : promise_(promise) {}
 
-SINKCHECK_PROPERTY(Sinks, WriteProgramsMatchAByteArray, 2.0) {
-    for (const sut_entry& s : all_real_sinks()) {
-        write_programs_match_a_byte_array(s);
+    void TestBody() override {
+        expect_property(
+            std::string("Sinks/") + promise_.name,
+            [this] {
+                for (const sut_entry& s : all_real_sinks()) {
+                    if (promise_.applies == nullptr || promise_.applies(s)) promise_.check(s);
+                }
+            },
+            promise_.weight);
     }
-}
 
-SINKCHECK_PROPERTY(Sinks, AppendAfterExistingContents, 2.0) {
-    for (const sut_entry& s : all_real_sinks()) {
-        if (s.appends) {
-            appends_after_existing_contents(s);
-        }
+private:
+    const sink_promise& promise_;
+};
+
+[[maybe_unused]] const bool own_sinks_registered = [] {
+    for (const sink_promise& p : sink_promises()) {
+        ::testing::RegisterTest("Sinks", p.name, nullptr, nullptr, __FILE__, __LINE__,
+                                [&p]() -> ::testing::Test* { return new own_sinks_test(p); });
     }
-}
-
-SINKCHECK_PROPERTY(Sinks, KeepWritingAfterAMove, 2.0) {
-    for (const sut_entry& s : all_real_sinks()) {
-        if (s.move_constructible) {
-            keeps_writing_after_a_move(s);
-        }
-    }
-}
-
-SINKCHECK_PROPERTY(Sinks, FixedCapacityEdges, 2.0) {
-    for (const sut_entry& s : all_real_sinks()) {
-        if (s.fixed_capacity) {
-            fixed_capacity_edges(s);
-        }
-    }
-}
-
-SINKCHECK_PROPERTY(Sinks, EmptyWritesChangeNothing, 2.0) {
-    for (const sut_entry& s : all_real_sinks()) {
-        empty_writes_change_nothing(s);
-    }
-}
-
-SINKCHECK_PROPERTY(Sinks, FailingStreamIsReported, 2.0) {
-    for (const sut_entry& s : all_real_sinks()) {
-        if (s.streams) {
-            failing_stream_is_reported(s);
-        }
-    }
-}
-
-SINKCHECK_PROPERTY(Sinks, EachFollowsItsGrowthRule, 2.0) {
-    for (const sut_entry& s : all_real_sinks()) {
-        if (!s.growth.empty()) {
-            follows_its_growth_rule(s);
-        }
-    }
-}
-
-SINKCHECK_PROPERTY(Sinks, TrimToWrittenBytesWhenWritesThrow, 10.0) {
-    trims_to_written_bytes_when_writes_throw(all_real_sinks());
-}
-
-SINKCHECK_PROPERTY(Sinks, CapacityGrowthIgnoresWindow, 3.0) { capacity_growth_ignores_window(vector_rule_sinks()); }
-
-SINKCHECK_PROPERTY(Sinks, ZeroFillStaysWithinWindow, 3.0) { zero_fill_stays_within_window(windowed_sinks()); }
+    return true;
+}();
 
 SINKCHECK_PROPERTY(ChunkedSink, ChunksDoubleUpToTheCap, 10.0) {
     chunks_double_up_to_the_cap(builtin_entry("chunked"), builtin_entry("vector"));
@@ -87,10 +54,6 @@ SINKCHECK_PROPERTY(ChunkedSink, ChunksDoubleUpToTheCap, 10.0) {
 
 SINKCHECK_PROPERTY(StringSink, LeavesShortBufferWithExactAllocation, 10.0) {
     string_leaves_short_buffer_exactly(builtin_entry("string"));
-}
-
-SINKCHECK_PROPERTY(SeekableWriter, WithoutSeeksEqualsSeeklessWriter, 10.0) {
-    seekable_writer_without_seeks_equals_seekless(builtin_entry("seekable_memory"), baseline_entry());
 }
 
 SINKCHECK_PROPERTY(SeekableWriter, PatchedBsonLengthsEqualPrecomputed, 10.0) {

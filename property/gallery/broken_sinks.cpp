@@ -163,23 +163,27 @@ const char* const ruleless_vector_mutant<container_bug::shrinks_to_fit>::name = 
 template <>
 const char* const chunked_mutant<chunk_bug::frees_used_bytes>::name = "chunked/frees-used-bytes";
 
-const std::vector<std::string> vector_properties = {"AllSinksWriteIdenticalBytes",  "TrimToWrittenBytesWhenWritesThrow",
-                                                    "CapacityGrowthIgnoresWindow",  "ZeroFillStaysWithinWindow",
-                                                    "AppendsAfterExistingContents", "EmptyWritesChangeNothing",
+const std::vector<std::string> vector_properties = {"WritesIdenticalBytesToTheReference",
+                                                    "TrimsToWrittenBytesWhenWritesThrow",
+                                                    "CapacityGrowthIgnoresWindow",
+                                                    "ZeroFillStaysWithinWindow",
+                                                    "AppendsAfterExistingContents",
+                                                    "EmptyWritesChangeNothing",
                                                     "KeepsWritingAfterAMove"};
 // only the checks after every write can see these: the bytes and the final position are right
 const std::vector<std::string> per_write_properties = {"WriteProgramsMatchAByteArray"};
-const std::vector<std::string> string_properties = {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow",
-                                                    "ZeroFillStaysWithinWindow", "LeavesShortBufferWithExactAllocation",
-                                                    "AppendsAfterExistingContents"};
-const std::vector<std::string> span_properties = {"AllSinksWriteIdenticalBytes", "WriteProgramsMatchAByteArray",
+const std::vector<std::string> string_properties = {
+    "WritesIdenticalBytesToTheReference", "TrimsToWrittenBytesWhenWritesThrow", "ZeroFillStaysWithinWindow",
+    "LeavesShortBufferWithExactAllocation", "AppendsAfterExistingContents"};
+const std::vector<std::string> span_properties = {"WritesIdenticalBytesToTheReference", "WriteProgramsMatchAByteArray",
                                                   "FixedCapacityEdges", "EmptyWritesChangeNothing"};
-const std::vector<std::string> ostream_properties = {"AllSinksWriteIdenticalBytes", "WriteProgramsMatchAByteArray",
-                                                     "EmptyWritesChangeNothing", "FailingStreamIsReported"};
-const std::vector<std::string> chunked_properties = {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow",
-                                                     "ChunksDoubleUpToTheCap"};
+const std::vector<std::string> ostream_properties = {"WritesIdenticalBytesToTheReference",
+                                                     "WriteProgramsMatchAByteArray", "EmptyWritesChangeNothing",
+                                                     "FailingStreamIsReported"};
+const std::vector<std::string> chunked_properties = {"WritesIdenticalBytesToTheReference",
+                                                     "TrimsToWrittenBytesWhenWritesThrow", "ChunksDoubleUpToTheCap"};
 const std::vector<std::string> seekable_properties = {
-    "AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow", "WithoutSeeksEqualsSeeklessWriter",
+    "WritesIdenticalBytesToTheReference", "TrimsToWrittenBytesWhenWritesThrow", "WithoutSeeksEqualsSeeklessWriter",
     "PatchedBsonLengthsEqualPrecomputed", "SeekProgramsMatchAByteArray"};
 
 gallery_entry make(sut_entry sut, std::string seed, std::string regression, const std::vector<std::string>& properties,
@@ -224,7 +228,8 @@ const std::vector<gallery_entry>& all_broken_sinks() {
                        "the whole new capacity is zero-filled whatever the window", vector_properties)),
         make(entry<vector_mutant<container_bug::reports_resized_size>>(), "000",
              "the legacy sink reports the resized size as its position",
-             {"AllSinksWriteIdenticalBytes", "TrimToWrittenBytesWhenWritesThrow", "CapacityGrowthIgnoresWindow"}),
+             {"WritesIdenticalBytesToTheReference", "TrimsToWrittenBytesWhenWritesThrow",
+              "CapacityGrowthIgnoresWindow"}),
         caught_by("AppendsAfterExistingContents",
                   make(entry<vector_mutant<container_bug::trim_ignores_existing>>(), "000",
                        "the destructor trims to position() and drops the tail of what the vector held before",

@@ -37,6 +37,47 @@ TEST(Formats, ParseBackEachNameAndNameAnUnknownValueQuestionMark) {
     EXPECT_FALSE(sinkcheck::parse_format("CBOR").has_value());
 }
 
+// Help and error texts name the formats from format_table: each placeholder, every time it
+// occurs, and nothing else in the text.
+TEST(Formats, HelpTextsNameEveryFormatFromTheTable) {
+    EXPECT_EQ(sinkcheck::format_names(), "cbor, msgpack, ubjson, bjdata, bson, bon8");
+    EXPECT_EQ(sinkcheck::format_names(" "), "cbor msgpack ubjson bjdata bson bon8");
+    EXPECT_EQ(sinkcheck::with_format_names("--to F   {formats-or}\n{titles}.\n{formats}|{formats}"),
+              "--to F   cbor, msgpack, ubjson, bjdata, bson or bon8\n"
+              "CBOR, MessagePack, UBJSON, BJData, BSON and BON8.\n"
+              "cbor, msgpack, ubjson, bjdata, bson, bon8|cbor, msgpack, ubjson, bjdata, bson, bon8");
+    EXPECT_EQ(sinkcheck::with_format_names("{format} {formats"), "{format} {formats");
+    EXPECT_EQ(sinkcheck::with_format_names(""), "");
+}
+
+// The encode options each format is recorded and fuzzed in: the defaults; UBJSON's and BJData's
+// counted and counted-and-typed containers; BSON's patched lengths, only for a sink that seeks.
+TEST(Formats, OptionShapesAreTheDefaultsAndWhatTheFormatTakes) {
+    for (const format f : sinkcheck::all_formats) {
+        for (const bool seekable : {false, true}) {
+            const std::vector<sinkcheck::option_shape> shapes = sinkcheck::option_shapes(f, seekable);
+            std::vector<std::string> described;
+            described.reserve(shapes.size());
+            for (const sinkcheck::option_shape& s : shapes) {
+                described.push_back(std::string(s.name) + "=" + std::to_string(s.options.use_size) +
+                                    std::to_string(s.options.use_type) + std::to_string(s.options.bson_patch_lengths));
+            }
+            std::vector<std::string> expected = {"=000"};
+            if (f == format::ubjson || f == format::bjdata) {
+                expected.insert(expected.end(), {"use_size=100", "use_size, use_type=110"});
+            }
+            if (f == format::bson && seekable) expected.push_back("lengths patched by seeking=001");
+            EXPECT_EQ(described, expected) << sinkcheck::format_name(f) << (seekable ? ", seekable" : "");
+        }
+    }
+    EXPECT_TRUE(sinkcheck::describe(format::bson).root_object);
+    EXPECT_FALSE(sinkcheck::describe(format::cbor).root_object);
+    EXPECT_EQ(sinkcheck::describe(unknown_format).name, "?");
+    EXPECT_FALSE(sinkcheck::describe(unknown_format).oracle);
+    EXPECT_FALSE(sinkcheck::takes_container_shape(unknown_format));
+    EXPECT_EQ(sinkcheck::option_shapes(unknown_format, true).size(), 1U);
+}
+
 // nlohmann 3.11.2 has no BON8 writer or reader: the oracle answers with no bytes and a null
 // value, while it does answer for the formats it has.
 TEST(Oracle, HasEveryFormatButBon8AndGivesNothingForBon8) {

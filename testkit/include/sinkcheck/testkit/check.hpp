@@ -142,7 +142,7 @@ void expect_property(const std::string& id, Fn&& fn, double weight) {
 
 }  // namespace sinkcheck::testkit
 
-/// A property test: SINKCHECK_PROPERTY(Sinks, AllSinksWriteIdenticalBytes, 1.0) { body }.
+/// A property test: SINKCHECK_PROPERTY(ChunkedSink, ChunksDoubleUpToTheCap, 10.0) { body }.
 #define SINKCHECK_PROPERTY(Suite, Name, weight)                                                                \
     static void sinkcheck_property_##Suite##_##Name();                                                         \
     TEST(Suite, Name) {                                                                                        \

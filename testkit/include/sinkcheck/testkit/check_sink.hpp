@@ -35,22 +35,6 @@ const sut_entry& entry_for() {
     return e;
 }
 
-/// Weights of the properties for a user's sink (fractions of RC_PARAMS max_success).
-struct sink_property_weights {
-    static constexpr double bytes = 1.0;
-    static constexpr double faults = 3.0;
-    static constexpr double growth = 2.0;
-    static constexpr double programs = 5.0;
-};
-
-/// What a property's inputs can reach, so that it is not said to have missed what it never tries.
-struct property_reach {
-    /// it injects a throw at every write and every allocation (TrimsToWrittenBytesWhenWritesThrow)
-    bool faults = false;
-    /// its inputs seek when the sink can (write programs; BSON's length patching)
-    bool seeks = false;
-};
-
 /// What one property could not exercise on sink s, given what its runs met, one line each.
 inline std::vector<std::string> not_checked(const sut_entry& s, const run_tally& t, property_reach reach) {
     std::vector<std::string> out;
@@ -199,121 +183,46 @@ void expect_sink_property(const std::string& id, const sut_entry& s, property_re
 
 }  // namespace sinkcheck::testkit
 
-#define SINKCHECK_TESTKIT_SKIP_UNLESS(condition, reason) \
-    if (!(condition)) {                                  \
-        GTEST_SKIP() << reason;                          \
+namespace sinkcheck::testkit {
+
+/// One promise of sink_promises() on one sink, as a GoogleTest test: skipped with the promise's
+/// reason when the sink does not make it, else expect_sink_property.
+class sink_promise_test : public ::testing::Test {
+public:
+    sink_promise_test(std::string suite, const sut_entry& (*entry)(), const sink_promise& promise)
+        : suite_(std::move(suite)), entry_(entry), promise_(promise) {}
+
+    void TestBody() override {
+        const sut_entry& s = entry_();
+        if (promise_.applies != nullptr && !promise_.applies(s)) {
+            GTEST_SKIP() << promise_.not_applicable;
+        }
+        expect_sink_property(
+            suite_ + "/" + promise_.name, s, promise_.reach, [this, &s] { promise_.check(s); }, promise_.weight);
     }
 
-/// Registers every property of the kit for the sink described by Traits under Suite.
-#define SINKCHECK_SINK_PROPERTIES(Suite, Traits)                                                                       \
-    [[maybe_unused]] static const bool sinkcheck_summary_##Suite = ::sinkcheck::testkit::sink_summary::add(            \
-        #Suite, std::string(::sinkcheck::testkit::sink_traits<Traits>::name()));                                       \
-    TEST(Suite, WritesIdenticalBytesToTheReference) {                                                                  \
-        ::sinkcheck::testkit::expect_sink_property(                                                                    \
-            #Suite "/WritesIdenticalBytesToTheReference", ::sinkcheck::testkit::entry_for<Traits>(),                   \
-            ::sinkcheck::testkit::property_reach{false, true},                                                         \
-            [] {                                                                                                       \
-                ::sinkcheck::testkit::all_sinks_write_identical_bytes(                                                 \
-                    {::sinkcheck::testkit::baseline_entry(), ::sinkcheck::testkit::entry_for<Traits>()});              \
-            },                                                                                                         \
-            ::sinkcheck::testkit::sink_property_weights::bytes);                                                       \
-    }                                                                                                                  \
-    TEST(Suite, WriteProgramsMatchAByteArray) {                                                                        \
-        ::sinkcheck::testkit::expect_sink_property(                                                                    \
-            #Suite "/WriteProgramsMatchAByteArray", ::sinkcheck::testkit::entry_for<Traits>(),                         \
-            ::sinkcheck::testkit::property_reach{false, true},                                                         \
-            [] {                                                                                                       \
-                ::sinkcheck::testkit::write_programs_match_a_byte_array(::sinkcheck::testkit::entry_for<Traits>());    \
-            },                                                                                                         \
-            ::sinkcheck::testkit::sink_property_weights::programs);                                                    \
-    }                                                                                                                  \
-    TEST(Suite, TrimsToWrittenBytesWhenWritesThrow) {                                                                  \
-        ::sinkcheck::testkit::expect_sink_property(                                                                    \
-            #Suite "/TrimsToWrittenBytesWhenWritesThrow", ::sinkcheck::testkit::entry_for<Traits>(),                   \
-            ::sinkcheck::testkit::property_reach{true, true},                                                          \
-            [] {                                                                                                       \
-                ::sinkcheck::testkit::trims_to_written_bytes_when_writes_throw(                                        \
-                    {::sinkcheck::testkit::entry_for<Traits>()});                                                      \
-            },                                                                                                         \
-            ::sinkcheck::testkit::sink_property_weights::faults);                                                      \
-    }                                                                                                                  \
-    TEST(Suite, EmptyWritesChangeNothing) {                                                                            \
-        ::sinkcheck::testkit::expect_sink_property(                                                                    \
-            #Suite "/EmptyWritesChangeNothing", ::sinkcheck::testkit::entry_for<Traits>(),                             \
-            ::sinkcheck::testkit::property_reach{},                                                                    \
-            [] { ::sinkcheck::testkit::empty_writes_change_nothing(::sinkcheck::testkit::entry_for<Traits>()); },      \
-            ::sinkcheck::testkit::sink_property_weights::programs);                                                    \
-    }                                                                                                                  \
-    TEST(Suite, FailingStreamIsReported) {                                                                             \
-        SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::streams,                              \
-                                      "the sink writes into no stream its target can make fail (streams)")             \
-        ::sinkcheck::testkit::expect_sink_property(                                                                    \
-            #Suite "/FailingStreamIsReported", ::sinkcheck::testkit::entry_for<Traits>(),                              \
-            ::sinkcheck::testkit::property_reach{},                                                                    \
-            [] { ::sinkcheck::testkit::failing_stream_is_reported(::sinkcheck::testkit::entry_for<Traits>()); },       \
-            ::sinkcheck::testkit::sink_property_weights::programs);                                                    \
-    }                                                                                                                  \
-    TEST(Suite, AppendsAfterExistingContents) {                                                                        \
-        SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::appends,                              \
-                                      "the target cannot hold bytes before the sink is made (appends)")                \
-        ::sinkcheck::testkit::expect_sink_property(                                                                    \
-            #Suite "/AppendsAfterExistingContents", ::sinkcheck::testkit::entry_for<Traits>(),                         \
-            ::sinkcheck::testkit::property_reach{},                                                                    \
-            [] { ::sinkcheck::testkit::appends_after_existing_contents(::sinkcheck::testkit::entry_for<Traits>()); },  \
-            ::sinkcheck::testkit::sink_property_weights::programs);                                                    \
-    }                                                                                                                  \
-    TEST(Suite, KeepsWritingAfterAMove) {                                                                              \
-        SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::move_constructible,                   \
-                                      "the sink cannot be moved (not move-constructible)")                             \
-        ::sinkcheck::testkit::expect_sink_property(                                                                    \
-            #Suite "/KeepsWritingAfterAMove", ::sinkcheck::testkit::entry_for<Traits>(),                               \
-            ::sinkcheck::testkit::property_reach{},                                                                    \
-            [] { ::sinkcheck::testkit::keeps_writing_after_a_move(::sinkcheck::testkit::entry_for<Traits>()); },       \
-            ::sinkcheck::testkit::sink_property_weights::programs);                                                    \
-    }                                                                                                                  \
-    TEST(Suite, FixedCapacityEdges) {                                                                                  \
-        SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::fixed_capacity,                       \
-                                      "the sink has no fixed capacity")                                                \
-        ::sinkcheck::testkit::expect_sink_property(                                                                    \
-            #Suite "/FixedCapacityEdges", ::sinkcheck::testkit::entry_for<Traits>(),                                   \
-            ::sinkcheck::testkit::property_reach{},                                                                    \
-            [] { ::sinkcheck::testkit::fixed_capacity_edges(::sinkcheck::testkit::entry_for<Traits>()); },             \
-            ::sinkcheck::testkit::sink_property_weights::programs);                                                    \
-    }                                                                                                                  \
-    TEST(Suite, FollowsItsGrowthRule) {                                                                                \
-        SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::has_growth_rule,                      \
-                                      "the traits declare no growth rule (using growth = ...)")                        \
-        ::sinkcheck::testkit::expect_sink_property(                                                                    \
-            #Suite "/FollowsItsGrowthRule", ::sinkcheck::testkit::entry_for<Traits>(),                                 \
-            ::sinkcheck::testkit::property_reach{},                                                                    \
-            [] { ::sinkcheck::testkit::follows_its_growth_rule(::sinkcheck::testkit::entry_for<Traits>()); },          \
-            ::sinkcheck::testkit::sink_property_weights::growth);                                                      \
-    }                                                                                                                  \
-    TEST(Suite, CapacityGrowthIgnoresWindow) {                                                                         \
-        SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::windowed, "the sink has no window")   \
-        ::sinkcheck::testkit::expect_sink_property(                                                                    \
-            #Suite "/CapacityGrowthIgnoresWindow", ::sinkcheck::testkit::entry_for<Traits>(),                          \
-            ::sinkcheck::testkit::property_reach{},                                                                    \
-            [] { ::sinkcheck::testkit::capacity_growth_ignores_window({::sinkcheck::testkit::entry_for<Traits>()}); }, \
-            ::sinkcheck::testkit::sink_property_weights::growth);                                                      \
-    }                                                                                                                  \
-    TEST(Suite, ZeroFillStaysWithinWindow) {                                                                           \
-        SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::windowed, "the sink has no window")   \
-        ::sinkcheck::testkit::expect_sink_property(                                                                    \
-            #Suite "/ZeroFillStaysWithinWindow", ::sinkcheck::testkit::entry_for<Traits>(),                            \
-            ::sinkcheck::testkit::property_reach{},                                                                    \
-            [] { ::sinkcheck::testkit::zero_fill_stays_within_window({::sinkcheck::testkit::entry_for<Traits>()}); },  \
-            ::sinkcheck::testkit::sink_property_weights::growth);                                                      \
-    }                                                                                                                  \
-    TEST(Suite, WithoutSeeksEqualsSeeklessWriter) {                                                                    \
-        SINKCHECK_TESTKIT_SKIP_UNLESS(::sinkcheck::testkit::sink_traits<Traits>::seekable, "the sink cannot seek")     \
-        ::sinkcheck::testkit::expect_sink_property(                                                                    \
-            #Suite "/WithoutSeeksEqualsSeeklessWriter", ::sinkcheck::testkit::entry_for<Traits>(),                     \
-            ::sinkcheck::testkit::property_reach{},                                                                    \
-            [] {                                                                                                       \
-                ::sinkcheck::testkit::seekable_writer_without_seeks_equals_seekless(                                   \
-                    ::sinkcheck::testkit::entry_for<Traits>(), ::sinkcheck::testkit::baseline_entry());                \
-            },                                                                                                         \
-            ::sinkcheck::testkit::sink_property_weights::bytes);                                                       \
-    }                                                                                                                  \
-    static_assert(true, "a semicolon after SINKCHECK_SINK_PROPERTIES(...)")
+private:
+    std::string suite_;
+    const sut_entry& (*entry_)();
+    const sink_promise& promise_;
+};
+
+/// Registers one test per promise of sink_promises() under suite, for the sink entry() gives.
+inline bool register_sink_promises(const char* suite, const sut_entry& (*entry)(), const char* file, int line) {
+    for (const sink_promise& p : sink_promises()) {
+        ::testing::RegisterTest(suite, p.name, nullptr, nullptr, file, line, [suite, entry, &p]() -> ::testing::Test* {
+            return new sink_promise_test(suite, entry, p);
+        });
+    }
+    return true;
+}
+
+}  // namespace sinkcheck::testkit
+
+/// Registers every promise of the kit (sink_promises()) for the sink described by Traits under
+/// Suite: one test each, named as the promise.
+#define SINKCHECK_SINK_PROPERTIES(Suite, Traits)                                                                  \
+    [[maybe_unused]] static const bool sinkcheck_summary_##Suite = ::sinkcheck::testkit::sink_summary::add(       \
+        #Suite, std::string(::sinkcheck::testkit::sink_traits<Traits>::name()));                                  \
+    [[maybe_unused]] static const bool sinkcheck_promises_##Suite = ::sinkcheck::testkit::register_sink_promises( \
+        #Suite, &::sinkcheck::testkit::entry_for<Traits>, __FILE__, __LINE__)
