@@ -10,5 +10,5 @@
 #include "support/differential.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    return sinkcheck::fuzz::run_differential(sinkcheck::fuzz::target::bon8, data, size);
+    return sinkcheck::fuzz::run_differential(sinkcheck::format::bon8, data, size);
 }

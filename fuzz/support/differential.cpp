@@ -31,19 +31,6 @@
 namespace sinkcheck::fuzz {
 namespace {
 
-// A differential target's format is static_cast<format>(target): the first targets are the
-// formats, in all_formats' order, one each.
-constexpr bool targets_are_the_formats() {
-    for (std::size_t i = 0; i < all_formats.size(); ++i) {
-        if (static_cast<std::size_t>(all_formats[i]) != i) {
-            return false;
-        }
-    }
-    return static_cast<std::size_t>(target::sink) == all_formats.size() &&
-           static_cast<format>(target::cbor) == format::cbor && static_cast<format>(target::bon8) == format::bon8;
-}
-static_assert(targets_are_the_formats(), "enum class target must start with the formats, in all_formats' order");
-
 /// What one encoding attempt produced: bytes, or the error that stopped it.
 struct outcome {
     std::vector<std::uint8_t> bytes;
@@ -84,7 +71,7 @@ class differential {
 public:
     using json = nlohmann::json;
 
-    explicit differential(target t) : target_(t), fmt_(static_cast<format>(t)) {}
+    explicit differential(format f) : target_(target_of(f)), fmt_(f) {}
 
     /// Runs every check on the value the input describes: the input parsed as JSON text when it
     /// is JSON, else the value built from its bytes (most mutations of a JSON seed are not JSON,
@@ -349,8 +336,8 @@ private:
 
 }  // namespace
 
-int run_differential(target t, const std::uint8_t* data, std::size_t size) {
-    differential d(t);
+int run_differential(format f, const std::uint8_t* data, std::size_t size) {
+    differential d(f);
     d.run(data, size);
     return 0;
 }

@@ -48,9 +48,9 @@ std::size_t depth_of(const Json& j) {
     return deepest;
 }
 
-/// The body of the differential fuzz target of format t (t is one of the six format targets).
+/// The body of the differential fuzz target of format f (its crash sites are target_of(f)'s).
 /// Compiled once, in the differential targets' library (differential.cpp): each target is a call
 /// with its format, so the checks are not compiled again per format.
-int run_differential(target t, const std::uint8_t* data, std::size_t size);
+int run_differential(format f, const std::uint8_t* data, std::size_t size);
 
 }  // namespace sinkcheck::fuzz

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "sinkcheck/options.hpp"
 #include "sinkcheck/testkit/hex.hpp"
 
 namespace sinkcheck::fuzz {
@@ -55,8 +56,15 @@ inline const char* mismatch_name(mismatch m) noexcept {
     return i < mismatch_kinds ? names[i] : "?";
 }
 
-/// Targets, for the crash sites: the six formats in sinkcheck::format order, then these.
-enum class target : unsigned { cbor, msgpack, ubjson, bjdata, bson, bon8, sink, fault, decode };
+/// Targets, for the crash sites: one per format, numbered as sinkcheck::format (target_of; the
+/// formats are format_table's, not listed again here), then these.
+enum class target : unsigned { sink = all_formats.size(), fault, decode };
+
+/// How many targets there are: the formats', then sink, fault and decode.
+inline constexpr std::size_t target_count = static_cast<std::size_t>(target::decode) + 1;
+
+/// The differential target of format f.
+constexpr target target_of(format f) noexcept { return static_cast<target>(f); }
 
 /// Sites per (target, kind): the sink's index in the catalogue (0 when no sink is involved);
 /// indices beyond the last share the last site.
@@ -91,21 +99,21 @@ template <target T>
     __builtin_trap();  // not reached: every site traps
 }
 
+namespace detail {
+template <std::size_t... T>
+[[noreturn]] void crash_at_run_time(target t, mismatch kind, std::size_t site, std::index_sequence<T...> /*all*/) {
+    using crash_fn = void (*)(mismatch, std::size_t);
+    static constexpr crash_fn table[] = {&crash<static_cast<target>(T)>...};
+    table[std::min(static_cast<std::size_t>(t), sizeof...(T) - 1)](kind, site);
+    __builtin_trap();  // not reached: every site traps
+}
+}  // namespace detail
+
 /// The same, for code that knows its target only at run time (the differential targets' checks,
-/// compiled once for all six formats).
+/// compiled once for every format): a table of every target's crash(), so each still traps in a
+/// function of its own.
 [[noreturn]] inline void crash(target t, mismatch kind, std::size_t site) {
-    switch (t) {
-        case target::cbor: crash<target::cbor>(kind, site);
-        case target::msgpack: crash<target::msgpack>(kind, site);
-        case target::ubjson: crash<target::ubjson>(kind, site);
-        case target::bjdata: crash<target::bjdata>(kind, site);
-        case target::bson: crash<target::bson>(kind, site);
-        case target::bon8: crash<target::bon8>(kind, site);
-        case target::sink: crash<target::sink>(kind, site);
-        case target::fault: crash<target::fault>(kind, site);
-        case target::decode: crash<target::decode>(kind, site);
-    }
-    __builtin_trap();  // not reached: t is one of the targets above
+    detail::crash_at_run_time(t, kind, site, std::make_index_sequence<target_count>{});
 }
 
 /// The header line every finding starts with; the campaign script greps for "MISMATCH".
