@@ -33,7 +33,7 @@ if(NOT status EQUAL 0)
   list(POP_BACK named culprit)
   string(REGEX REPLACE "^(Running|replay): " "" culprit "${culprit}")
   string(REGEX REPLACE " \\([0-9]+ bytes\\)$" "" culprit "${culprit}")
-  output_tail(out 6000)
+  output_tail(out 12000)
   message(FATAL_ERROR "a regression came back (exit ${status}) in ${culprit}\n"
                       "reproduce: ${FUZZER} ${culprit}\n${out}")
 endif()
