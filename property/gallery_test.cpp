@@ -7,6 +7,7 @@
 // that replays it. The controls (the same code unbroken) must pass every property instead.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -21,9 +22,9 @@
 namespace sinkcheck::testkit::gallery {
 namespace {
 
-using property_fn = void (*)(const sut_entry&);
+using property_fn = std::function<void(const sut_entry&)>;
 
-/// The properties by name: every promise of sink_promises() (sink_properties.hpp), with the weight
+/// The properties by name: every promise of sink_promises() (promises.hpp), with the weight
 /// a user's sink gets, so the gallery shows what SINKCHECK_SINK_PROPERTIES catches; then the
 /// promises only sinkcheck's own sinks make (sinks_test.cpp), at a third of their weight there,
 /// since the planted mistakes are caught within the first few cases and the controls must run
@@ -31,7 +32,9 @@ using property_fn = void (*)(const sut_entry&);
 const std::map<std::string, std::pair<property_fn, double>>& property_table() {
     static const std::map<std::string, std::pair<property_fn, double>> table = [] {
         std::map<std::string, std::pair<property_fn, double>> t;
-        for (const sink_promise& p : sink_promises()) t[p.name] = {p.check, p.weight};
+        for (const sink_promise& p : sink_promises()) {
+            t[p.name] = {[id = p.id](const sut_entry& s) { check_promise(id, s); }, p.weight};
+        }
         t["ChunksDoubleUpToTheCap"] = {
             [](const sut_entry& s) { chunks_double_up_to_the_cap(s, builtin_entry("vector")); }, 5.0};
         t["LeavesShortBufferWithExactAllocation"] = {[](const sut_entry& s) { string_leaves_short_buffer_exactly(s); },
@@ -225,7 +228,21 @@ TEST(GallerySinkFuzzer, TheControlPasses) { fuzz_window_one_long(three_byte_writ
 
 TEST(GallerySinkFuzzerDeathTest, CatchesAGrowthOneBytePastTheWindow) {
     EXPECT_DEATH(fuzz_window_one_long(three_byte_writes(), false),
-                 "a growth at byte 0 for a write of 3 made 8 bytes writable with window 7");
+                 "a growth at byte 0 for a write of 3 made 8 bytes writable ahead of the cursor with window 7");
+}
+
+// The registry judges every run it makes by the promises of its sink (what `sinkcheck check`, the
+// differential fuzz targets and fuzz_fault rely on): the control keeps them all, the vector whose
+// window is a byte too long and the one that skips its trim while unwinding do not.
+TEST(GalleryRegistry, JudgesEveryRunByTheSinksPromises) {
+    EXPECT_EQ(registry_verdict(container_bug::none, 0), "");
+    EXPECT_EQ(registry_verdict(container_bug::none, 5), "");
+    EXPECT_EQ(registry_verdict(container_bug::window_one_long, 0),
+              "ZeroFillStaysWithinWindow: a growth at byte 0 for a write of 3 made 8 bytes writable ahead of the "
+              "cursor with window 7");
+    EXPECT_EQ(registry_verdict(container_bug::no_trim_when_unwinding, 0), "");
+    const std::string untrimmed = registry_verdict(container_bug::no_trim_when_unwinding, 5);
+    EXPECT_EQ(untrimmed.rfind("WriteProgramsMatchAByteArray: after injected write fault", 0), 0u) << untrimmed;
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ namespace {
 // Every sink here comes from testkit::builtin_sinks (suts.cpp), as do the registry's: a sink in
 // that list is under every promise below that it makes.
 
-/// One promise of sink_promises() (sink_properties.hpp) on every real sink that makes it, as the
+/// One promise of sink_promises() (promises.hpp) on every real sink that makes it, as the
 /// test Sinks.<promise>: each case of the property runs them all.
 class own_sinks_test : public ::testing::Test {
 public:
@@ -30,7 +30,7 @@ public:
             std::string("Sinks/") + promise_.name,
             [this] {
                 for (const sut_entry& s : all_real_sinks()) {
-                    if (promise_.applies == nullptr || promise_.applies(s)) promise_.check(s);
+                    if (promise_.made_by(s)) check_promise(promise_.id, s);
                 }
             },
             promise_.weight);

@@ -2,7 +2,9 @@
 //
 // What must agree (docs/cli.md, `sinkcheck check`; docs/properties.md, "The properties"), for
 // each format:
-//   - every sink at every window writes the reference bytes (memory writer), or refuses alike;
+//   - every sink at every window writes the reference bytes (memory writer), or refuses alike,
+//     and keeps every promise of its sink that one run can show broken (the registry judges each
+//     run: sinkcheck/testkit/promises.hpp);
 //   - a windowed sink goes through the same capacities at every window, and the windowed vector
 //     through the same ones as the legacy vector (seed 000: "capacity and growth as before");
 //   - nlohmann 3.11.2 writes the same bytes or refuses with the same id, unless
@@ -276,6 +278,9 @@ private:
             traces_[{std::string(s.name), window}] = {rows_.size(), run.capacities};
         }
         r.result = disagreement(o, reference_, !s.stores);
+        if (r.result.empty() && !run.broken.empty()) {
+            r.result = "broke " + run.broken;  // a promise of the sink, judged by the registry
+        }
         r.failed = !r.result.empty();
         if (!r.failed) {
             r.result = o.refused ? "ok (refuses alike)" : "ok";

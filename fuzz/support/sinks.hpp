@@ -4,8 +4,10 @@
 // sink added to the catalogue is fuzzed without touching the targets. Besides the bytes (which
 // differential.hpp compares with the reference), each run is held to what seed 000 promises:
 // the growing sinks go through one capacity sequence whatever their window, the same for all the
-// sinks that declare the same growth rule (testkit/sinks.hpp), zero-fill at most
-// max(window, longest write) ahead of the cursor, and leak nothing.
+// sinks that declare the same growth rule (testkit/sinks.hpp); and each run keeps the promises one
+// run can show broken (testkit/promises.hpp, judged by the registry): the writes that returned,
+// the invariants, its growth rule, zero-fill at most max(window, the write) ahead of the cursor,
+// nothing leaked.
 #pragma once
 
 #include <algorithm>
@@ -41,26 +43,6 @@ std::vector<std::uint8_t> reference_bytes(Write&& write, bool seekable) {
     write(w);
     return w.take();
 }
-
-/// Measures the longest single write an encoding makes (the zero-fill bound's other half).
-class longest_write_sink {
-public:
-    void write(std::uint8_t) noexcept { note(1); }
-    void write(const std::uint8_t*, std::size_t n) noexcept { note(n); }
-    std::size_t position() const noexcept { return position_; }
-    void seek(std::size_t pos) noexcept { position_ = pos; }
-    std::size_t longest() const noexcept { return longest_; }
-
-private:
-    void note(std::size_t n) noexcept {
-        position_ += n;
-        longest_ = std::max(longest_, n);
-    }
-    std::size_t position_ = 0;
-    std::size_t longest_ = 0;
-};
-
-inline constexpr std::size_t no_measure = static_cast<std::size_t>(-1);
 
 /// One sink at one window size, as differential.hpp sees it.
 struct sink_result {
@@ -124,28 +106,14 @@ sink_result run_broken_sink(Write& write, std::size_t site) {
 /// Encodes j in format f with options o through every sink (the windowed ones at the window the
 /// input picks) and hands each result to `visit`. The sink runs go through run_sink, whose
 /// encoders are compiled once in the kit's library (sinkcheck/testkit/any_sink.hpp, with the
-/// fuzzer's coverage instrumentation in a libFuzzer build); `write` is
-/// the same encoding as a generic lambda, for the two local sinks (the longest-write probe and the
-/// deliberately broken sink). Patched BSON lengths need seek(): only the seekable sinks run then.
+/// fuzzer's coverage instrumentation in a libFuzzer build), and each run is judged there by the
+/// promises of its sink (testkit/promises.hpp); `write` is the same encoding as a generic lambda,
+/// for the deliberately broken sink. Patched BSON lengths need seek(): only the seekable sinks run
+/// then.
 template <class Write, class Visit>
 void for_each_sink_run(format f, const nlohmann::json& j, const encode_options& o, Write&& write,
                        std::size_t window_pick, Visit&& visit) {
     const bool patch = o.bson_patch_lengths;
-    // measured only when a sink zero-filled more than its window: most runs never need it
-    std::size_t longest = no_measure;
-    auto longest_write = [&]() {
-        if (longest == no_measure) {
-            longest = 0;
-            try {
-                longest_write_sink probe;
-                write(probe);
-                longest = probe.longest();
-            } catch (const std::exception&) {
-                // the same error comes from every sink and is compared there
-            }
-        }
-        return longest;
-    };
     const auto& sinks = all_sinks();
     // the sinks that declare seed 000's growth rule must all go through the same capacities
     std::vector<std::size_t> rule_capacities;
@@ -178,14 +146,11 @@ void for_each_sink_run(format f, const nlohmann::json& j, const encode_options& 
                 r.bytes = std::move(run.bytes);
                 r.size = run.size;
                 r.size_only = !info.stores;  // a counting sink: stores nothing, only counts
-                if (!run.leaks.empty()) {
-                    r.problem_kind = mismatch::leak;
-                    r.problem = run.leaks;
-                } else if (info.windowed && run.max_zero_fill > window && run.max_zero_fill > longest_write()) {
-                    r.problem_kind = mismatch::zero_fill;
-                    r.problem = "zero-filled " + std::to_string(run.max_zero_fill) +
-                                " bytes ahead of the cursor; window " + testkit::window_name(window) +
-                                ", longest write " + std::to_string(longest_write());
+                if (!run.broken.empty()) {
+                    // a promise of the sink one run shows broken (testkit/promises.hpp): the
+                    // writes that returned, the invariants, leaks, its growth rule, the zero fill
+                    r.problem_kind = run.broken_kind;
+                    r.problem = run.broken;
                 } else if ((info.windowed || growth_rule) && !run.capacities.empty() && run.max_zero_fill == 0) {
                     // every growth makes room for at least the write that needed it
                     r.problem_kind = mismatch::zero_fill;

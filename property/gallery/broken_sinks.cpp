@@ -1,5 +1,6 @@
 // The gallery's entries: each broken sink as a sut_entry, with the properties that apply to it.
 #include "sinkcheck/testkit/broken_sinks.hpp"
+#include "sinkcheck/testkit/registry.hpp"
 
 #include "suts.hpp"
 
@@ -210,6 +211,30 @@ void fuzz_window_one_long(const fuzz_program& p, bool control) {
         fuzz_one_sink<vector_mutant<container_bug::none>>(p, blocks, 1);
     } else {
         fuzz_one_sink<vector_mutant<container_bug::window_one_long>>(p, blocks, 1);
+    }
+}
+
+std::string registry_verdict(container_bug bug, std::size_t write_fault) {
+    const auto thirty_three_byte_writes = [](auto& sink) {
+        const std::uint8_t bytes[] = {1, 2, 3};
+        for (int i = 0; i < 30; ++i) {
+            sink.write(bytes, sizeof bytes);
+        }
+    };
+    sink_faults faults;
+    faults.write = write_fault;
+    switch (bug) {
+        case container_bug::window_one_long:
+            return sinkcheck::detail::run_one<vector_mutant<container_bug::window_one_long>>(
+                       7, thirty_three_byte_writes, faults)
+                .broken;
+        case container_bug::no_trim_when_unwinding:
+            return sinkcheck::detail::run_one<vector_mutant<container_bug::no_trim_when_unwinding>>(
+                       7, thirty_three_byte_writes, faults)
+                .broken;
+        default:
+            return sinkcheck::detail::run_one<vector_mutant<container_bug::none>>(7, thirty_three_byte_writes, faults)
+                .broken;
     }
 }
 

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,7 @@ void all_sinks_write_identical_bytes(const std::vector<sut_entry>& suts) {
         const encode_options o = options_for(f, sh);
         const run_record base = baseline.encode(f, doc, o, run_setup{});
         const std::string input(format_name(f));
-        require_sound(base, {baseline.name, window_of(baseline, default_window), input}, true);
+        require_sound(baseline, base, run_setup{}, {baseline.name, window_of(baseline, default_window), input});
         if (f == format::cbor) {
             RC_TAG(size_class(base.model.size()));
         }
@@ -53,22 +54,29 @@ void all_sinks_write_identical_bytes(const std::vector<sut_entry>& suts) {
                     RC_FAIL(at.describe() + ": position() " + std::to_string(r.position) + ", " + baseline.name + ": " +
                             std::to_string(base.position));
                 }
-                require_sound(r, at, s.stores);
+                require_sound(s, r, setup, at);
             }
         }
     }
 }
 
-void require_prefix(const run_record& r, const run_record& full, const where& at, const std::string& fault,
-                    bool stores) {
-    const bool prefix =
-        r.model.size() <= full.model.size() && std::equal(r.model.begin(), r.model.end(), full.model.begin());
-    if (!prefix) {
-        RC_FAIL(bytes_report(at.describe() + " with " + fault +
-                                 ": the bytes written before the throw are not a prefix of the full output",
-                             full.model, r.model, no_document, format::cbor, {}));
+void require_kept(const verdict& v, const run_record& r, const where& w) {
+    if (!v) {
+        return;
     }
-    require_sound(r, {at.sink, at.window, at.input + " with " + fault}, stores);
+    // "<sink> (<input>) after <outcome>: ...", or "<sink> (<input>): ..."
+    const std::string said = w.describe() + (v.text.rfind("after ", 0) == 0 ? " " : ": ") + v.text;
+    if (v.bytes) {
+        RC_FAIL(bytes_report(said, r.model, r.bytes, no_document, format::cbor, {}));
+    }
+    RC_FAIL(said);
+}
+
+void require_sound(const sut_entry& s, const run_record& r, const run_setup& setup, const where& w,
+                   const std::vector<std::uint8_t>* full) {
+    const judged_run run{r, setup, full};
+    require_kept(judge_bytes(s, run), r, w);
+    require_kept(judge_throws(s, run), r, w);
 }
 
 void trims_to_written_bytes_when_writes_throw(const std::vector<sut_entry>& suts) {
@@ -87,7 +95,7 @@ void trims_to_written_bytes_when_writes_throw(const std::vector<sut_entry>& suts
     const run_record full = s.encode(f, doc, o, setup);
     RC_CLASSIFY(full.how == outcome::refused, "refused by the encoder");
     // an encoder's own refusal is a throw like any other: the completed writes, exactly
-    require_sound(full, at, s.stores);
+    require_sound(s, full, setup, at);
     if (full.how != outcome::completed && full.how != outcome::refused) {
         RC_FAIL(at.describe() + ": " + outcome_of(full));
     }
@@ -118,7 +126,7 @@ void trims_to_written_bytes_when_writes_throw(const std::vector<sut_entry>& suts
             if (r.how != kind.expected) {
                 RC_FAIL(at.describe() + " with " + fault + ": " + outcome_of(r));
             }
-            require_prefix(r, full, at, fault, s.stores);
+            require_sound(s, r, faulty, {at.sink, at.window, at.input + " with " + fault}, &full.model);
         }
     }
 }
@@ -137,10 +145,8 @@ void capacity_growth_ignores_window(const std::vector<sut_entry>& suts) {
                 setup.window = w;
                 const run_record r = s.encode(f, doc, o, setup);
                 const where at{s.name, window_of(s, w), std::string(format_name(f))};
-                const auto rule = s.expected_allocations(r.writes, setup);
-                if (!s.growth.empty() && r.allocations != rule) {
-                    RC_FAIL(at.describe() + ": capacities " + list_of(r.allocations) + ", but its rule (" + s.growth +
-                            ") gives " + list_of(rule) + " for writes " + list_of(r.writes));
+                if (!s.growth.empty()) {
+                    require_kept(judge_growth_rule(s, {r, setup}), r, at);
                 }
                 if (reported_capacities(r) != r.allocations) {
                     RC_FAIL(at.describe() + ": reported capacities " + list_of(reported_capacities(r)) +
@@ -172,20 +178,7 @@ void zero_fill_stays_within_window(const std::vector<sut_entry>& suts) {
                 run_setup setup;
                 setup.window = w;
                 const run_record r = s.encode(f, doc, o, setup);
-                const where at{s.name, w, std::string(format_name(f))};
-                const std::size_t largest = r.writes.empty() ? 0 : *std::max_element(r.writes.begin(), r.writes.end());
-                for (const growth_event& e : r.growths) {
-                    // window_end(): the window, or the write that asked for room if it is longer
-                    if (e.ahead > std::max(w, e.request) || e.ahead > w + largest) {
-                        RC_FAIL(at.describe() + ": a growth at byte " + std::to_string(e.position) +
-                                " for a write of " + std::to_string(e.request) + " made " + std::to_string(e.ahead) +
-                                " bytes writable ahead of the cursor");
-                    }
-                }
-                if (r.max_ahead_after_write != none && r.max_ahead_after_write > w) {
-                    RC_FAIL(at.describe() + ": " + std::to_string(r.max_ahead_after_write) +
-                            " zero-filled bytes found ahead of the cursor after a write");
-                }
+                require_kept(judge_zero_fill(s, {r, setup}), r, {s.name, w, std::string(format_name(f))});
             }
         }
     }
@@ -217,8 +210,8 @@ void chunks_double_up_to_the_cap(const sut_entry& chunked, const sut_entry& vect
     const std::string at =
         chunked.name + " (first " + std::to_string(first) + ", cap " + std::to_string(cap) + ", " + input + ")";
     require_sound(
-        r, {chunked.name, none, "first " + std::to_string(first) + ", cap " + std::to_string(cap) + ", " + input},
-        true);
+        chunked, r, setup,
+        {chunked.name, none, "first " + std::to_string(first) + ", cap " + std::to_string(cap) + ", " + input});
     const auto rule = chunk_doubling::allocations(r.writes, setup);
     if (r.allocations != rule) {
         RC_FAIL(at + ": allocated chunks " + list_of(r.allocations) + ", but doubling from " + std::to_string(first) +
@@ -227,7 +220,7 @@ void chunks_double_up_to_the_cap(const sut_entry& chunked, const sut_entry& vect
     if (r.chunks != rule) {
         RC_FAIL(at + ": reports chunks " + list_of(r.chunks) + ", allocated " + list_of(r.allocations));
     }
-    const std::size_t n = total_written(r.writes);
+    const std::size_t n = bytes_offered(r);
     if (r.allocations.size() > chunk_bound(n, first, cap)) {
         RC_FAIL(at + ": " + std::to_string(r.allocations.size()) + " allocations for " + std::to_string(n) +
                 " bytes, more than the bound " + std::to_string(chunk_bound(n, first, cap)));
@@ -257,7 +250,7 @@ void string_leaves_short_buffer_exactly(const sut_entry& string_like) {
     }
     const where at{string_like.name, w, input};
     const std::string name = at.describe();
-    require_sound(r, at, true);
+    require_sound(string_like, r, setup, at);
     const auto rule = string_rule(r.writes, short_capacity);
     if (r.allocations != rule) {
         RC_FAIL(name + ": allocations " + list_of(r.allocations) + ", but an exact first allocation " + "out of the " +
@@ -277,7 +270,7 @@ void seekable_writer_without_seeks_equals_seekless(const sut_entry& seekable, co
     const run_record a = seekable.encode(f, doc, o, setup);
     const run_record b = seekless.encode(f, doc, o, setup);
     const where at{seekable.name, w, std::string(format_name(f))};
-    require_sound(a, at, true);
+    require_sound(seekable, a, setup, at);
     if (a.how != b.how || a.bytes != b.bytes) {
         RC_FAIL(bytes_report(
             at.describe() + " (" + outcome_of(a) + ") differs from " + seekless.name + " (" + outcome_of(b) + ")",
@@ -300,7 +293,7 @@ void patched_bson_lengths_equal_precomputed(const sut_entry& seekable, const sut
     const run_record a = seekable.encode(format::bson, doc, patched, setup);
     const run_record b = baseline.encode(format::bson, doc, encode_options{}, run_setup{});
     const where at{seekable.name, w, "bson"};
-    require_sound(a, at, true, true);
+    require_sound(seekable, a, setup, at);
     if (a.how != b.how || a.error_id != b.error_id) {
         RC_FAIL(at.describe() + " with patched lengths: " + outcome_of(a) +
                 ", with precomputed lengths: " + outcome_of(b));
@@ -335,7 +328,7 @@ void write_programs_match_a_byte_array(const sut_entry& s) {
     const run_setup setup = program_setup(prog, w);
     const run_record r = s.program(prog, setup);
     RC_CLASSIFY(setup.write_fault != 0, "with a fault");
-    require_sound(r, {s.name, window_of(s, w), "a write program"}, s.stores, s.seekable);
+    require_sound(s, r, setup, {s.name, window_of(s, w), "a write program"});
 }
 
 rc::Gen<std::vector<std::uint8_t>> existing_contents_gen() {
@@ -369,7 +362,7 @@ void appends_after_existing_contents(const sut_entry& s) {
                              expected, r.bytes, no_document, format::cbor, {}));
     }
     r.bytes.erase(r.bytes.begin(), r.bytes.begin() + static_cast<std::ptrdiff_t>(existing.size()));
-    require_sound(r, at, true);
+    require_sound(s, r, setup, at);
 }
 
 void fixed_capacity_edges(const sut_entry& s) {
@@ -377,7 +370,7 @@ void fixed_capacity_edges(const sut_entry& s) {
     const run_setup exact = program_setup(prog, default_window);
     const run_record fits = s.program(prog, exact);
     const std::string capacity = "capacity " + std::to_string(exact.span_capacity);
-    require_sound(fits, {s.name, none, "a write program of exactly its " + capacity}, s.stores);
+    require_sound(s, fits, exact, {s.name, none, "a write program of exactly its " + capacity});
     if (fits.how != outcome::completed) {
         RC_FAIL(s.name + ": a write program of exactly its " + capacity + ": " + outcome_of(fits));
     }
@@ -390,21 +383,11 @@ void fixed_capacity_edges(const sut_entry& s) {
     const where at{s.name, none,
                    "a write program of " + std::to_string(exact.span_capacity) + " bytes into capacity " +
                        std::to_string(short_by_one.span_capacity)};
-    if (r.how == outcome::completed) {
-        RC_FAIL(at.describe() + ": completed without throwing");
-    }
-    if (r.how == outcome::other) {
+    require_kept(judge_capacity(s, {r, short_by_one}), r, at);
+    if (r.how != outcome::sink_error) {
         RC_FAIL(at.describe() + ": " + outcome_of(r) + " (a full buffer throws sink_error)");
     }
-    if (s.stores && r.bytes != r.model) {
-        RC_FAIL(
-            bytes_report(at.describe() + ": the buffer does not hold exactly the writes before the one that overran",
-                         r.model, r.bytes, no_document, format::cbor, {}));
-    }
-    if (r.model.size() > short_by_one.span_capacity || r.position != r.model.size()) {
-        RC_FAIL(at.describe() + ": position() " + std::to_string(r.position) + " after writes of " +
-                std::to_string(r.model.size()) + " bytes");
-    }
+    require_sound(s, r, short_by_one, at);
 }
 
 void empty_writes_change_nothing(const sut_entry& s) {
@@ -426,7 +409,7 @@ void empty_writes_change_nothing(const sut_entry& s) {
     const run_record a = s.program(prog, setup);
     const run_record b = s.program(padded, setup);
     const where at{s.name, window_of(s, w), "a write program with empty writes put in"};
-    require_sound(b, at, s.stores);
+    require_sound(s, b, setup, at);
     const auto growths_of = [](const run_record& r) {
         std::vector<std::size_t> out;
         for (const growth_event& e : r.growths) {
@@ -571,7 +554,7 @@ void keeps_writing_after_a_move(const sut_entry& s) {
         }
         r.bytes.erase(r.bytes.begin(), r.bytes.begin() + static_cast<std::ptrdiff_t>(setup.existing.size()));
     }
-    require_sound(r, at, s.stores);
+    require_sound(s, r, setup, at);
 }
 
 void seek_programs_match_a_byte_array(const sut_entry& seekable) { write_programs_match_a_byte_array(seekable); }
@@ -595,12 +578,28 @@ void follows_its_growth_rule(const sut_entry& s) {
         input = std::string(format_name(f));
     }
     const where at{s.name, window_of(s, setup.window), input};
-    require_sound(r, at, s.stores);
-    const auto rule = s.expected_allocations(r.writes, setup);
-    if (r.allocations != rule) {
-        RC_FAIL(at.describe() + ": allocations " + list_of(r.allocations) + ", but its rule (" + s.growth + ") gives " +
-                list_of(rule) + " for writes " + list_of(r.writes));
+    require_sound(s, r, setup, at);
+    require_kept(judge_growth_rule(s, {r, setup}), r, at);
+}
+
+void check_promise(promise p, const sut_entry& s) {
+    switch (p) {
+        case promise::identical_bytes: all_sinks_write_identical_bytes({baseline_entry(), s}); return;
+        case promise::write_programs: write_programs_match_a_byte_array(s); return;
+        case promise::trims_when_writes_throw: trims_to_written_bytes_when_writes_throw({s}); return;
+        case promise::empty_writes: empty_writes_change_nothing(s); return;
+        case promise::failing_stream: failing_stream_is_reported(s); return;
+        case promise::appends: appends_after_existing_contents(s); return;
+        case promise::keeps_writing_after_a_move: keeps_writing_after_a_move(s); return;
+        case promise::fixed_capacity: fixed_capacity_edges(s); return;
+        case promise::growth_rule: follows_its_growth_rule(s); return;
+        case promise::capacity_ignores_window: capacity_growth_ignores_window({s}); return;
+        case promise::zero_fill_within_window: zero_fill_stays_within_window({s}); return;
+        case promise::without_seeks_equals_seekless:
+            seekable_writer_without_seeks_equals_seekless(s, baseline_entry());
+            return;
     }
+    throw std::logic_error("check_promise: a promise outside enum promise");
 }
 
 }  // namespace sinkcheck::testkit

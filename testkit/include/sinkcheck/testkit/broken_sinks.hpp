@@ -574,4 +574,9 @@ sut_entry vector_growing_on_exact_fill(bool control);
 /// a byte past the window, or with control its unbroken twin: a broken promise stops the process.
 void fuzz_window_one_long(const fuzz_program& p, bool control);
 
+/// The promise the sink registry (registry.hpp) finds broken by thirty 3-byte writes through the
+/// vector with `bug` (container_bug::none: the control) at window 7, with a throw at write call
+/// write_fault (0: none); "" when none is.
+std::string registry_verdict(container_bug bug, std::size_t write_fault);
+
 }  // namespace sinkcheck::testkit::gallery

@@ -28,13 +28,6 @@
 
 namespace sinkcheck::testkit {
 
-/// The sink under test for traits T, built once.
-template <class T>
-const sut_entry& entry_for() {
-    static const sut_entry e = entry<T>();
-    return e;
-}
-
 /// What one property could not exercise on sink s, given what its runs met, one line each.
 inline std::vector<std::string> not_checked(const sut_entry& s, const run_tally& t, property_reach reach) {
     std::vector<std::string> out;
@@ -194,11 +187,12 @@ public:
 
     void TestBody() override {
         const sut_entry& s = entry_();
-        if (promise_.applies != nullptr && !promise_.applies(s)) {
+        if (!promise_.made_by(s)) {
             GTEST_SKIP() << promise_.not_applicable;
         }
         expect_sink_property(
-            suite_ + "/" + promise_.name, s, promise_.reach, [this, &s] { promise_.check(s); }, promise_.weight);
+            suite_ + "/" + promise_.name, s, promise_.reach, [this, &s] { check_promise(promise_.id, s); },
+            promise_.weight);
     }
 
 private:

@@ -79,6 +79,8 @@ struct run_record {
     std::string error;
     /// sink_error::position() when a sink error ended the run (the bytes written before it)
     std::size_t error_position = none;
+    /// what ended the run, to be thrown again by a caller that lets exceptions pass (registry.hpp)
+    std::exception_ptr thrown;
 
     /// What the target holds once the sink is gone (empty for a sink that stores nothing).
     std::vector<std::uint8_t> bytes;
@@ -108,6 +110,8 @@ struct run_record {
     std::string leaks;
     /// Chunk capacities as the chunked sink reports them (chunked sinks only).
     std::vector<std::size_t> chunks;
+    /// chunks is the target's report (drive() of a chunked sink), to be compared with allocations
+    bool chunks_reported = false;
     /// The first invariant broken right after a write, "" when none was: position() equal to the
     /// bytes accepted, a write that fits in the room allocating nothing (traits `room`), the
     /// sink's own consistency check (traits `check_consistency`).
@@ -255,6 +259,7 @@ private:
 
 /// The exception that ended a run, recorded in r (rethrow it inside a try).
 inline void record_exception(run_record& r, const run_setup& setup) {
+    r.thrown = std::current_exception();
     try {
         throw;
     } catch (const encode_error& e) {
@@ -445,6 +450,7 @@ run_record drive(const run_setup& setup, Body&& body, run_size_hint hint = {}) {
         r.bytes = traits::contents(t);
         if constexpr (traits::reports_chunks) {
             r.chunks = t.chunk_sizes;
+            r.chunks_reported = true;
         }
     }
     r.allocations = log->allocation_sizes();
@@ -639,9 +645,11 @@ struct sut_entry {
     std::function<moved_record(const write_program&, const run_setup&, const move_plan&)> moved_program;
 };
 
-/// The entry for the sink described by traits T.
+/// What the kit knows of the sink described by traits T, without the means to run it (encode,
+/// program and moved_program empty): enough to judge a run (promises.hpp), and compiled without
+/// the encoders.
 template <class T>
-sut_entry entry() {
+sut_entry described() {
     using traits = sink_traits<T>;
     sut_entry e;
     e.name = std::string(traits::name());
@@ -659,6 +667,14 @@ sut_entry entry() {
     e.move_assignable = traits::move_constructible && traits::move_assignable;
     e.growth = std::string(traits::growth_description());
     e.expected_allocations = &traits::expected_allocations;
+    return e;
+}
+
+/// The entry for the sink described by traits T.
+template <class T>
+sut_entry entry() {
+    using traits = sink_traits<T>;
+    sut_entry e = described<T>();
     e.encode = [](format f, const nlohmann::json& j, const encode_options& o, const run_setup& s) {
         return drive<T>(s, [&](auto& sink) { encode_any(f, j, sink, o); });
     };

@@ -220,44 +220,14 @@ std::string bytes_report(const std::string& what, const std::vector<std::uint8_t
     return os.str();
 }
 
-inline std::string outcome_of(const run_record& r) {
-    std::string s = outcome_name(r.how);
-    if (!r.error.empty()) {
-        s += " (" + r.error + ")";
-    }
-    return s;
-}
+/// What every run must satisfy on its own, run under setup: the judges of
+/// WriteProgramsMatchAByteArray and TrimsToWrittenBytesWhenWritesThrow (promises.hpp), with full
+/// the output of the same writes without a throw when the caller knows it.
+void require_sound(const sut_entry& s, const run_record& r, const run_setup& setup, const where& w,
+                   const std::vector<std::uint8_t>* full = nullptr);
 
-/// What every run must satisfy on its own: the target holds exactly the bytes of the writes
-/// that returned, position() says how many that was (unless seeks moved it), nothing leaked, and
-/// the destructor did not allocate.
-inline void require_sound(const run_record& r, const where& w, bool stores, bool seeks = false) {
-    if (stores && r.bytes != r.model) {
-        RC_FAIL(bytes_report(w.describe() + " after " + outcome_of(r) +
-                                 ": the target does not hold exactly the bytes of the writes that returned",
-                             r.model, r.bytes, no_document, format::cbor, {}));
-    }
-    if (!seeks && r.position != r.model.size()) {
-        RC_FAIL(w.describe() + " after " + outcome_of(r) + ": position() is " + std::to_string(r.position) +
-                " after writes of " + std::to_string(r.model.size()) + " bytes (" + std::to_string(r.writes.size()) +
-                " write calls" +
-                (r.writes.empty() ? std::string() : ", the last of " + std::to_string(r.writes.back()) + " bytes") +
-                ")");
-    }
-    if (!r.leaks.empty()) {
-        RC_FAIL(w.describe() + " after " + outcome_of(r) + " leaked:\n" + r.leaks);
-    }
-    if (r.allocations_in_destructor != 0) {
-        RC_FAIL(w.describe() + ": destroying the sink allocated " + std::to_string(r.allocations_in_destructor) +
-                " times (a trim must not allocate)");
-    }
-    if (r.how == outcome::other || r.how == outcome::sink_error) {
-        RC_FAIL(w.describe() + ": " + outcome_of(r));
-    }
-    if (!r.invariant.empty()) {
-        RC_FAIL(w.describe() + ": " + r.invariant);
-    }
-}
+/// The verdict of one promise's judge, as a property failure naming w.
+void require_kept(const verdict& v, const run_record& r, const where& w);
 
 // ---------------------------------------------------------------------------------------------
 // Growth (the rules themselves are in sink_traits.hpp).
@@ -294,19 +264,6 @@ inline std::string size_class(std::size_t n) {
     if (n < 65536) return "output 4 - 64 KiB";
     return "output >= 64 KiB";
 }
-
-inline std::size_t total_written(const std::vector<std::size_t>& writes) {
-    std::size_t n = 0;
-    for (std::size_t w : writes) {
-        n += w;
-    }
-    return n;
-}
-
-/// The target after a run that threw must hold a prefix of the full output: the writes that
-/// returned, exactly.
-void require_prefix(const run_record& r, const run_record& full, const where& at, const std::string& fault,
-                    bool stores);
 
 /// The setup that replays prog under window w: its fault point as a write-call count (the
 /// fault wrapper counts write calls, a seek is not one) and a fixed capacity that fits it.

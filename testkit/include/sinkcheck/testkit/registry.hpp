@@ -4,16 +4,19 @@
 // with strings; this catalogue, derived from the one list of sinks (sinks.hpp), turns a name into
 // a sink, runs an encoding (or any writes) through it, and reports what came out together with
 // how the sink got there: the bytes, the capacities it went through, its allocations (the growing
-// sinks run on the tracing allocator) and the most it zero-filled ahead of its cursor. Every sink
-// here must produce the same bytes: that is the first thing all of those tools check. A run can
-// also inject a failure at the k-th allocation or the k-th write and report what the target held
-// afterwards, and whether anything leaked.
+// sinks run on the tracing allocator) and the most it zero-filled ahead of its cursor, and the
+// first of the sink's promises (promises.hpp) the run broke. Every sink here must produce the same
+// bytes: that is the first thing all of those tools check. A run can also inject a failure at the
+// k-th allocation or the k-th write and report what the target held afterwards, and whether
+// anything leaked. Runs go through the kit's one driver (harness.hpp, drive).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -27,10 +30,8 @@
 #include "sinkcheck/sink/counting_sink.hpp"
 #include "sinkcheck/sink/growth_observer.hpp"
 #include "sinkcheck/testkit/any_sink.hpp"
-#include "sinkcheck/testkit/instrument/capacity_trace.hpp"
-#include "sinkcheck/testkit/instrument/fault_sink.hpp"
-#include "sinkcheck/testkit/instrument/tracing_allocator.hpp"
-#include "sinkcheck/testkit/instrument/zero_fill_meter.hpp"
+#include "sinkcheck/testkit/harness.hpp"
+#include "sinkcheck/testkit/promises.hpp"
 #include "sinkcheck/testkit/sinks.hpp"
 
 namespace sinkcheck {
@@ -85,6 +86,9 @@ struct sink_faults {
     std::size_t write = 0;
     /// no fault, but an encoder's refusal is reported with the bytes written before it
     bool capture = false;
+    /// the output of the same writes without a fault, when the caller has it: a run that threw
+    /// must have written a prefix of it (TrimsToWrittenBytesWhenWritesThrow)
+    const std::vector<std::uint8_t>* full_output = nullptr;
 
     bool armed() const noexcept { return allocation != 0 || write != 0 || capture; }
 };
@@ -108,6 +112,10 @@ struct sink_run {
     std::exception_ptr error;
     /// "" unless output buffers were still allocated after the sink and its target were gone
     std::string leaks;
+    /// the first promise of the sink (testkit/promises.hpp) the run broke, with what broke ("" when
+    /// it kept them all), and the kind of finding it is for a fuzz target
+    std::string broken;
+    fuzz::mismatch broken_kind = fuzz::mismatch::model;
 };
 
 namespace detail {
@@ -121,67 +129,27 @@ namespace detail {
     throw std::invalid_argument("unknown sink '" + std::string(name) + "'; valid sinks: " + valid);
 }
 
-/// Runs write(sink), through a fault_sink when a write fault is armed; with any fault armed,
-/// keeps what is thrown in r.error.
-template <class Sink, class Write>
-void guarded_write(Sink& sink, Write& write, const sink_faults& faults, sink_run& r) {
-    try {
-        if (faults.write != 0) {
-            fault_sink<Sink> f(sink);
-            f.fail_at_write(faults.write);
-            write(f);
-        } else {
-            write(sink);
+/// Distinct capacities in the order the sink reported its growths.
+inline std::vector<std::size_t> capacities_of(const std::vector<growth_event>& growths) {
+    std::vector<std::size_t> out;
+    for (const growth_event& e : growths) {
+        if (out.empty() || out.back() != e.capacity) {
+            out.push_back(e.capacity);
         }
-    } catch (...) {
-        if (!faults.armed()) {
-            throw;
-        }
-        r.error = std::current_exception();
     }
+    return out;
 }
 
-/// Allocation log, capacity trace and zero-fill meter of one run.
-struct run_instruments {
-    std::shared_ptr<allocation_log> log = std::make_shared<allocation_log>();
-    capacity_trace trace;
-    zero_fill_meter meter;
-    growth_tee tee{trace, meter};
-
-    explicit run_instruments(const sink_faults& faults) { log->fail_at(faults.allocation); }
-
-    template <class T>
-    tracing_allocator<T> allocator() const {
-        return tracing_allocator<T>(log);
-    }
-
-    /// Called once the output buffer is freed.
-    void finish(sink_run& r) const {
-        log->disarm();
-        r.capacities = trace.capacities();
-        r.allocations = log->allocations();
-        r.bytes_allocated = log->bytes_allocated();
-        r.max_zero_fill = meter.max_ahead();
-        r.leaks = log->leak_report();
-    }
-};
-
-template <class Bytes>
-void keep_bytes(sink_run& r, const Bytes& out) {
-    r.bytes.assign(out.begin(), out.end());
-    r.size = r.bytes.size();
-}
-
-}  // namespace detail
-
-namespace detail {
-
-/// One run of write(sink) through the sink described by traits T.
+/// One run of write(sink) through the sink described by traits T: the kit's one driver
+/// (testkit::drive, the same the properties and the sink fuzzer use), the run judged by the
+/// promises the sink makes (promises.hpp), and the record reduced to what a sink_run reports.
 template <class T, class Write>
 sink_run run_one(std::size_t window, Write& write, const sink_faults& faults) {
     using traits = testkit::sink_traits<T>;
     testkit::run_setup setup;
     setup.window = window;
+    setup.alloc_fault = faults.allocation;
+    setup.write_fault = faults.write;
     if constexpr (traits::fixed_capacity) {
         counting_sink measure;
         try {
@@ -194,29 +162,35 @@ sink_run run_one(std::size_t window, Write& write, const sink_faults& faults) {
         }
         setup.span_capacity = measure.position();
     }
-    sink_run r;
-    run_instruments in(faults);
-    std::vector<std::size_t> chunk_sizes;
-    {
-        typename traits::holder held(setup, in.log);
-        {
-            auto sink = traits::make(held.t, setup, &in.tee);
-            guarded_write(sink, write, faults, r);
-            r.size = sink.position();
-            traits::capture(sink, held.t);
-        }
-        if constexpr (traits::stores) {
-            keep_bytes(r, traits::contents(held.t));
-        }
-        if constexpr (traits::reports_chunks) {
-            chunk_sizes = held.t.chunk_sizes;
-        }
+    testkit::run_record r = testkit::drive<T>(setup, write);
+    sink_run out;
+    if (const testkit::broken_promise broken =
+            testkit::judge_run(testkit::description_of<T>(), {r, setup, faults.full_output})) {
+        out.broken = broken.describe();
+        out.broken_kind = broken.found.kind;
     }
-    in.finish(r);  // once the output buffer is freed
-    if constexpr (traits::reports_chunks) {
-        r.capacities = chunk_sizes;
+    if (r.thrown && !faults.armed()) {
+        // the exception goes to the caller, who judges it; what the sink did on the way out
+        // (what it kept, leaked, allocated) must not be lost to it
+        if (!out.broken.empty() && out.broken_kind != fuzz::mismatch::unexpected_error) {
+            throw std::runtime_error("sink " + std::string(traits::name()) +
+                                     " broke a promise as the writes threw: " + out.broken);
+        }
+        std::rethrow_exception(r.thrown);
     }
-    return r;
+    if constexpr (traits::stores) {
+        out.bytes = std::move(r.bytes);
+    }
+    out.size = r.position;
+    out.capacities = traits::reports_chunks ? std::move(r.chunks) : capacities_of(r.growths);
+    out.allocations = r.allocations.size();
+    out.bytes_allocated = std::accumulate(r.allocations.begin(), r.allocations.end(), std::size_t(0));
+    for (const growth_event& e : r.growths) {
+        out.max_zero_fill = std::max(out.max_zero_fill, e.ahead);
+    }
+    out.error = r.thrown;
+    out.leaks = std::move(r.leaks);
+    return out;
 }
 
 template <class... T, class Write>
@@ -237,7 +211,8 @@ sink_run run_named(testkit::sink_list<T...>, std::string_view name, std::size_t 
 /// with each sink type in turn (a generic lambda), once — twice for a fixed-capacity sink, whose
 /// buffer is sized by a counting pass first. window 0 means default_window; sinks that are not
 /// windowed ignore it. Unknown name: std::invalid_argument listing the valid names. What write()
-/// throws passes through, unless a fault is armed (see sink_faults).
+/// throws passes through, unless a fault is armed (see sink_faults), or std::runtime_error naming
+/// the promise when the run also broke one.
 template <class Write>
 sink_run run_sink_with(std::string_view name, std::size_t window, Write&& write, const sink_faults& faults = {}) {
     return detail::run_named(testkit::builtin_sinks{}, name, window == 0 ? default_window : window, write, faults);

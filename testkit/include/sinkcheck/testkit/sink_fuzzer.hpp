@@ -3,14 +3,16 @@
 // The input is read as a program (one-byte writes, blocks at the window, chunk and capacity
 // edges, seeks for the sinks that can, a throw at one allocation or one write call) and a setup
 // (window, first chunk and cap drawn independently, fixed capacity). Every sink of the list runs
-// it through the kit's harness (harness.hpp), and each run must hold what the properties demand:
-// the target holds exactly the bytes of the writes that returned, where they went; position()
-// counts them after every write, a write that fits in the room allocates nothing and the sink's
-// own consistency check holds (the invariants harness.hpp checks after each write); the only exceptions are the armed fault and a fixed-capacity sink's overflow;
-// nothing leaks and the destructor does not allocate; a declared growth rule is followed (a prefix
-// of it after a fault); every growth of a windowed sink makes at most max(window, write) bytes
-// writable; chunk sizes reported equal the chunks allocated. A broken promise prints the program
-// and the sink and stops at a crash site of its own per (kind, sink).
+// it through the kit's harness (harness.hpp), and each run is judged by every promise the sink
+// makes that one run can show broken — the judges of sink_promises() (promises.hpp), the same
+// code the properties judge their runs with: the target holds exactly the bytes of the writes
+// that returned, where they went; position() counts them and the invariants harness.hpp checks
+// after each write hold; the only exceptions are the armed fault and a fixed-capacity sink's
+// overflow; nothing leaks and the destructor does not allocate; a declared growth rule is
+// followed (a prefix of it after a fault); every growth of a windowed sink makes at most
+// max(window, write) bytes writable; chunk sizes reported equal the chunks allocated. A broken
+// promise prints the program, the sink and the promise, and stops at a crash site of its own per
+// (kind, sink).
 //
 //   SINKCHECK_SINK_FUZZER(my_traits);   // or several: SINKCHECK_SINK_FUZZER(a_traits, b_traits);
 #pragma once
@@ -27,6 +29,7 @@
 
 #include "sinkcheck/testkit/fuzz_report.hpp"
 #include "sinkcheck/testkit/harness.hpp"
+#include "sinkcheck/testkit/promises.hpp"
 #include "sinkcheck/testkit/show.hpp"
 #include "sinkcheck/testkit/sink_traits.hpp"
 #include "sinkcheck/testkit/write_program.hpp"
@@ -288,19 +291,13 @@ namespace detail {
     fuzz::crash<fuzz::target::sink>(kind, site);
 }
 
-inline bool has_seek(const write_program& prog) {
-    return std::any_of(prog.ops.begin(), prog.ops.end(),
-                       [](const write_op& op) { return op.what == write_op::kind::seek; });
-}
-
 }  // namespace detail
 
-/// Runs p (its blocks' bytes made once: block_bytes) on the sink described by T and stops at its
-/// crash site (site) if a promise breaks.
+/// Runs p (its blocks' bytes made once: block_bytes) on the sink described by T and judges the
+/// run with every promise the sink makes that one run can show broken (promises.hpp); stops at
+/// its crash site (site) at the first one broken.
 template <class T>
 void fuzz_one_sink(const fuzz_program& p, const std::vector<std::uint8_t>& blocks, std::size_t site) {
-    using traits = sink_traits<T>;
-    const std::string_view name = traits::name();
     const run_record r = drive<T>(
         p.setup,
         [&](auto& sink) {
@@ -308,74 +305,13 @@ void fuzz_one_sink(const fuzz_program& p, const std::vector<std::uint8_t>& block
             play(p.prog, blocks, sink, size);
         },
         size_hint(p.prog));
-    auto fail = [&](fuzz::mismatch kind, const std::string& text) {
-        detail::sink_finding(kind, site, std::string(name), p, text);
-    };
-    const bool seeks = traits::seekable && detail::has_seek(p.prog);
-    // the only exceptions allowed: the armed fault, and a fixed-capacity sink's overflow
-    const bool allowed = r.how == outcome::completed || (r.how == outcome::write_fault && p.setup.write_fault != 0) ||
-                         (r.how == outcome::alloc_fault && p.setup.alloc_fault != 0) ||
-                         (r.how == outcome::sink_error && traits::fixed_capacity);
-    if (!allowed) {
-        fail(fuzz::mismatch::unexpected_error, std::string(outcome_name(r.how)) + ": " + r.error);
-    }
-    if (traits::fixed_capacity && r.how == outcome::completed && p.bytes > p.setup.span_capacity) {
-        fail(fuzz::mismatch::model, "wrote " + std::to_string(p.bytes) + " bytes into a capacity of " +
-                                        std::to_string(p.setup.span_capacity) + " without throwing");
-    }
-    if (traits::stores && r.bytes != r.model) {
-        fuzz::print_finding_header(fuzz::mismatch::model, "write program", name, "the model");
-        fuzz::print_byte_difference(name, r.bytes, "model", r.model);
-        fail(fuzz::mismatch::model,
-             "the target does not hold exactly the writes that returned (" + std::string(outcome_name(r.how)) + ")");
-    }
-    if (!seeks && r.position != r.model.size()) {
-        fail(fuzz::mismatch::model, "position() " + std::to_string(r.position) + " after writes of " +
-                                        std::to_string(r.model.size()) + " bytes");
-    }
-    if (!r.invariant.empty()) {
-        fail(fuzz::mismatch::model, r.invariant);
-    }
-    if (!r.leaks.empty()) {
-        fail(fuzz::mismatch::leak, r.leaks);
-    }
-    if (r.allocations_in_destructor != 0) {
-        fail(fuzz::mismatch::leak, "the destructor allocated " + std::to_string(r.allocations_in_destructor) +
-                                       " times (a trim must not allocate)");
-    }
-    if constexpr (traits::has_growth_rule) {
-        if (!seeks) {
-            // after a fault, the allocations made are the rule's first ones
-            const std::vector<std::size_t> rule = traits::expected_allocations(r.writes, p.setup);
-            const bool follows = r.how == outcome::completed
-                                     ? r.allocations == rule
-                                     : r.allocations.size() <= rule.size() &&
-                                           std::equal(r.allocations.begin(), r.allocations.end(), rule.begin());
-            if (!follows) {
-                fail(fuzz::mismatch::capacity_trace, "allocations " + list_of(r.allocations) + "; its rule (" +
-                                                         std::string(traits::growth_description()) + ") gives " +
-                                                         list_of(rule));
-            }
+    const sut_entry& s = description_of<T>();
+    if (const broken_promise broken = judge_run(s, {r, p.setup})) {
+        if (broken.found.bytes) {
+            fuzz::print_finding_header(broken.found.kind, "write program", s.name, "the model");
+            fuzz::print_byte_difference(s.name, r.bytes, "model", r.model);
         }
-    }
-    if constexpr (traits::windowed) {
-        for (const growth_event& e : r.growths) {  // each growth, not only the largest
-            if (e.ahead > std::max(p.setup.window, e.request)) {
-                fail(fuzz::mismatch::zero_fill, "a growth at byte " + std::to_string(e.position) + " for a write of " +
-                                                    std::to_string(e.request) + " made " + std::to_string(e.ahead) +
-                                                    " bytes writable with window " + window_name(p.setup.window));
-            }
-        }
-        if (r.max_ahead_after_write != none && r.max_ahead_after_write > p.setup.window) {
-            fail(fuzz::mismatch::zero_fill,
-                 std::to_string(r.max_ahead_after_write) + " bytes found writable ahead of the cursor after a write");
-        }
-    }
-    if constexpr (traits::reports_chunks) {
-        if (r.chunks != r.allocations) {
-            fail(fuzz::mismatch::capacity_trace,
-                 "reports chunks " + list_of(r.chunks) + ", allocated " + list_of(r.allocations));
-        }
+        detail::sink_finding(broken.found.kind, site, s.name, p, broken.describe());
     }
 }
 

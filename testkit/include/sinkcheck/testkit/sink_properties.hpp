@@ -1,7 +1,8 @@
 // sinkcheck/testkit/sink_properties.hpp — the properties of a sink, as functions of a sut_entry.
 //
 // Each checks one promise of every sink it applies to, drawing its inputs with RapidCheck (so it
-// runs inside a property: check_property, SINKCHECK_PROPERTY, SINKCHECK_SINK_PROPERTIES). They are
+// runs inside a property: check_property, SINKCHECK_PROPERTY, SINKCHECK_SINK_PROPERTIES) and
+// judging each run with the judges of the promises (promises.hpp, the one list). They are
 // compiled once, in the kit's library sinkcheck::testkit_properties (testkit/src/properties.cpp);
 // this header is all a check needs to call them. docs/properties.md numbers them and says more.
 #pragma once
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "sinkcheck/testkit/harness.hpp"
+#include "sinkcheck/testkit/promises.hpp"
 
 namespace sinkcheck::testkit {
 
@@ -92,122 +94,9 @@ void seek_programs_match_a_byte_array(const sut_entry& seekable);
 /// for the writes it was given, for write programs and encodings, at every window.
 void follows_its_growth_rule(const sut_entry& s);
 
-/// What a property's inputs can reach, so that it is not said to have missed what it never tries.
-struct property_reach {
-    /// it injects a throw at every write and every allocation (TrimsToWrittenBytesWhenWritesThrow)
-    bool faults = false;
-    /// its inputs seek when the sink can (write programs; BSON's length patching)
-    bool seeks = false;
-};
-
-/// Weights of the promises (fractions of RC_PARAMS max_success): the cheap ones run more cases.
-struct sink_property_weights {
-    static constexpr double bytes = 1.0;
-    static constexpr double faults = 3.0;
-    static constexpr double growth = 2.0;
-    static constexpr double programs = 5.0;
-};
-
-/// One promise every sink that makes it is checked for: its name, which is the test's name
-/// wherever it is checked (SINKCHECK_SINK_PROPERTIES for a user's sink, property/sinks_test.cpp
-/// for sinkcheck's own, the broken-sink gallery), which sinks make it and why the others are
-/// skipped, and the check on one sink.
-struct sink_promise {
-    const char* name;
-    double weight;
-    property_reach reach;
-    /// nullptr: every sink makes it
-    bool (*applies)(const sut_entry& s);
-    /// said when a sink is skipped because applies() is false
-    const char* not_applicable;
-    void (*check)(const sut_entry& s);
-};
-
-/// Every promise of sink_promise's kind, in the order the tests are registered: the one list
-/// docs/testkit.md and docs/properties.md describe.
-inline const std::vector<sink_promise>& sink_promises() {
-    using w = sink_property_weights;
-    static const std::vector<sink_promise> all = {
-        {"WritesIdenticalBytesToTheReference",
-         w::bytes,
-         {false, true},
-         nullptr,
-         "",
-         [](const sut_entry& s) {
-             all_sinks_write_identical_bytes({baseline_entry(), s});
-         }},
-        {"WriteProgramsMatchAByteArray",
-         w::programs,
-         {false, true},
-         nullptr,
-         "",
-         [](const sut_entry& s) { write_programs_match_a_byte_array(s); }},
-        {"TrimsToWrittenBytesWhenWritesThrow",
-         w::faults,
-         {true, true},
-         nullptr,
-         "",
-         [](const sut_entry& s) { trims_to_written_bytes_when_writes_throw({s}); }},
-        {"EmptyWritesChangeNothing",
-         w::programs,
-         {},
-         nullptr,
-         "",
-         [](const sut_entry& s) { empty_writes_change_nothing(s); }},
-        {"FailingStreamIsReported",
-         w::programs,
-         {},
-         [](const sut_entry& s) { return s.streams; },
-         "the sink writes into no stream its target can make fail (streams)",
-         [](const sut_entry& s) { failing_stream_is_reported(s); }},
-        {"AppendsAfterExistingContents",
-         w::programs,
-         {},
-         [](const sut_entry& s) { return s.appends; },
-         "the target cannot hold bytes before the sink is made (appends)",
-         [](const sut_entry& s) { appends_after_existing_contents(s); }},
-        {"KeepsWritingAfterAMove",
-         w::programs,
-         {},
-         [](const sut_entry& s) { return s.move_constructible; },
-         "the sink cannot be moved (not move-constructible)",
-         [](const sut_entry& s) { keeps_writing_after_a_move(s); }},
-        {"FixedCapacityEdges",
-         w::programs,
-         {},
-         [](const sut_entry& s) { return s.fixed_capacity; },
-         "the sink has no fixed capacity",
-         [](const sut_entry& s) { fixed_capacity_edges(s); }},
-        {"FollowsItsGrowthRule",
-         w::growth,
-         {},
-         [](const sut_entry& s) { return !s.growth.empty(); },
-         "the traits declare no growth rule (using growth = ...)",
-         [](const sut_entry& s) { follows_its_growth_rule(s); }},
-        // seed 000's promise: a sink that declares another rule (a string's short buffer, which it
-        // reports as a capacity it never allocated) is held to that rule by FollowsItsGrowthRule
-        {"CapacityGrowthIgnoresWindow",
-         w::growth,
-         {},
-         [](const sut_entry& s) {
-             return s.windowed && (s.growth.empty() || s.growth == vector_doubling::description);
-         },
-         "the sink has no window, or declares a growth rule other than seed 000's (FollowsItsGrowthRule checks it)",
-         [](const sut_entry& s) { capacity_growth_ignores_window({s}); }},
-        {"ZeroFillStaysWithinWindow",
-         w::growth,
-         {},
-         [](const sut_entry& s) { return s.windowed; },
-         "the sink has no window",
-         [](const sut_entry& s) { zero_fill_stays_within_window({s}); }},
-        {"WithoutSeeksEqualsSeeklessWriter",
-         w::bytes,
-         {},
-         [](const sut_entry& s) { return s.seekable; },
-         "the sink cannot seek",
-         [](const sut_entry& s) { seekable_writer_without_seeks_equals_seekless(s, baseline_entry()); }},
-    };
-    return all;
-}
+/// The property of promise p (sink_promises(), promises.hpp) on sink s: draws its runs and
+/// judges them. One case per id; a promise added to the enum without its case here is a
+/// compile error (-Wswitch).
+void check_promise(promise p, const sut_entry& s);
 
 }  // namespace sinkcheck::testkit
