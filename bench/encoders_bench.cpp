@@ -46,14 +46,7 @@ using sinkcheck::format;
 
 namespace {
 
-/// The formats nlohmann 3.11.2 writes (format_table's oracle column), in enum order.
-std::vector<format> oracle_formats() {
-    std::vector<format> out;
-    for (const format f : sinkcheck::all_formats) {
-        if (sinkcheck::oracle_has(f)) out.push_back(f);
-    }
-    return out;
-}
+using sinkcheck::oracle_formats;
 
 using sb::document;
 

@@ -38,16 +38,6 @@ namespace {
 using nlohmann::json;
 using sinkcheck::format;
 
-/// Every format nlohmann 3.11.2 writes (format_table's oracle column), in enum order; each has
-/// its side (perf_gate_side.cpp, one per SINKCHECK_ORACLE_FORMATS entry) and thresholds.
-std::vector<format> gated_formats() {
-    std::vector<format> out;
-    for (const format f : sinkcheck::all_formats) {
-        if (sinkcheck::oracle_has(f)) out.push_back(f);
-    }
-    return out;
-}
-
 /// The fixed document: numbers (the seed-000 array) and records (object-heavy), in one object so
 /// that BSON can take it too.
 json gate_document() {
@@ -99,7 +89,7 @@ int workload(const std::string& only) {
 #if SINKCHECK_HAVE_CALLGRIND
     for (const gated_document& gated : gated_documents) {
         const json doc = gated.make();
-        for (format f : gated_formats()) {
+        for (format f : sinkcheck::oracle_formats()) {
             const std::string name = std::string(sinkcheck::format_name(f)) + gated.suffix;
             if (!only.empty() && only != name) {
                 continue;
@@ -215,7 +205,7 @@ int gate(const std::string& self, std::string valgrind, const std::string& thres
     int status = 0;
     std::printf("%-12s %14s %14s %8s %10s\n", "format", "reference Ir", "nlohmann Ir", "ratio", "threshold");
     for (const gated_document& gated : gated_documents) {
-        for (format f : gated_formats()) {
+        for (format f : sinkcheck::oracle_formats()) {
             const std::string name = std::string(sinkcheck::format_name(f)) + gated.suffix;
             const auto ours = counts.find(name + " reference");
             const auto theirs = counts.find(name + " nlohmann");

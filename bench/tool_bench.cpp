@@ -37,8 +37,6 @@
 #include "documents.hpp"
 #include "paired.hpp"
 
-extern char** environ;
-
 namespace sb = sinkcheck::bench;
 
 namespace {
@@ -134,13 +132,9 @@ int main(int argc, char** argv) {
     try {
         for (const sb::document& d : docs) {
             // the input path is the same for every format: every format on one document, CBOR on the rest
-            std::vector<sinkcheck::format> formats = {sinkcheck::format::cbor};
-            if (d.name == "objects") {
-                formats.clear();
-                for (const sinkcheck::format f : sinkcheck::all_formats) {
-                    if (sinkcheck::oracle_has(f)) formats.push_back(f);
-                }
-            }
+            const std::vector<sinkcheck::format> formats =
+                d.name == "objects" ? sinkcheck::oracle_formats()
+                                    : std::vector<sinkcheck::format>{sinkcheck::format::cbor};
             for (const sinkcheck::format f : formats) {
                 const std::string format(sinkcheck::format_name(f));
                 const bool bson = sinkcheck::describe(f).root_object;

@@ -33,7 +33,7 @@ constexpr std::string_view usage =
     "                       [--corrupt SINK] [FILE]\n"
     "\n"
     "Encodes one value (JSON text, or --from FORMAT) through every sink (`sinkcheck sinks`), each\n"
-    "windowed sink with windows 1, 7, 64, 4096, 65536 and unlimited, and with nlohmann 3.11.2, in\n"
+    "windowed sink with windows {windows}, and with nlohmann 3.11.2, in\n"
     "every format (or each --to FORMAT), and decodes each encoding back. Prints one row a run:\n"
     "format, sink, window, bytes, capacity trace (abbreviated), allocations, result; then a\n"
     "summary. A difference that KNOWN_DIVERGENCES.md records is shown with its id and passes.\n"

@@ -7,6 +7,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -16,6 +17,7 @@
 
 #include "commands.hpp"
 #include "sinkcheck/error.hpp"
+#include "sinkcheck/testkit/sink_traits.hpp"
 
 #ifndef SINKCHECK_VERSION
 #define SINKCHECK_VERSION "unknown"
@@ -23,6 +25,21 @@
 
 namespace sinkcheck::cli {
 namespace {
+
+/// A command's help with its placeholders filled: the formats (with_format_names) and
+/// "{windows}", the window sizes `check` runs a windowed sink at (testkit::window_sizes()).
+std::string help_text(std::string_view text) {
+    std::string out = with_format_names(text);
+    const std::vector<std::size_t>& sizes = testkit::window_sizes();
+    std::string windows;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        windows += (i == 0 ? "" : i + 1 == sizes.size() ? " and " : ", ") + testkit::window_name(sizes[i]);
+    }
+    for (std::size_t at = out.find("{windows}"); at != std::string::npos; at = out.find("{windows}", at)) {
+        out.replace(at, std::string_view("{windows}").size(), windows);
+    }
+    return out;
+}
 
 void print_tool_usage(std::FILE* out) {
     std::string text =
@@ -48,7 +65,7 @@ void print_tool_usage(std::FILE* out) {
 
 /// A command's usage text, ending with a newline whether or not the text does.
 void print_usage(const command& c) {
-    std::string text = with_format_names(c.usage);
+    std::string text = help_text(c.usage);
     if (text.empty() || text.back() != '\n') {
         text += '\n';
     }

@@ -12,7 +12,7 @@ constexpr std::string_view usage =
     "\n"
     "Prints every output sink, one a line: its name (what `encode --sink` takes), then a\n"
     "one-line description. Sinks marked [windowed] take `encode --window` and are run by\n"
-    "`check` with windows 1, 7, 64, 4096, 65536 and unlimited.\n"
+    "`check` with windows {windows}.\n"
     "\n"
     "exit status: 0; 2 on any argument\n";
 

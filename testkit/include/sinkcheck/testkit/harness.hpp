@@ -295,13 +295,18 @@ struct run_tally {
 };
 
 /// The tallies by sink name (the baseline a property compares with has its own).
-inline std::map<std::string, run_tally>& tallies() {
-    static std::map<std::string, run_tally> t;
+inline std::map<std::string, run_tally, std::less<>>& tallies() {
+    static std::map<std::string, run_tally, std::less<>> t;
     return t;
 }
 
 inline void count_run(std::string_view sink, const run_record& r, const run_setup& setup) {
-    run_tally& t = tallies()[std::string(sink)];
+    auto& all = tallies();
+    auto at = all.find(sink);  // no key made on every run, only on a sink's first
+    if (at == all.end()) {
+        at = all.emplace(std::string(sink), run_tally{}).first;
+    }
+    run_tally& t = at->second;
     ++t.runs;
     t.allocations += r.allocations.size();
     t.new_allocations += r.new_allocations.size();

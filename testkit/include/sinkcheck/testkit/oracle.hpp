@@ -19,6 +19,17 @@ namespace sinkcheck {
 /// BON8). oracle_encode and oracle_decode switch over every format (-Wswitch).
 inline constexpr bool oracle_has(format f) noexcept { return describe(f).oracle; }
 
+/// The formats oracle_has, in enum order.
+inline std::vector<format> oracle_formats() {
+    std::vector<format> out;
+    for (const format f : all_formats) {
+        if (oracle_has(f)) {
+            out.push_back(f);
+        }
+    }
+    return out;
+}
+
 template <class Json>
 std::vector<std::uint8_t> oracle_encode(format f, const Json& j, const encode_options& o = {}) {
     switch (f) {
