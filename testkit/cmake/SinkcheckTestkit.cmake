@@ -133,6 +133,32 @@ function(sinkcheck_add_process_sink_check name)
   endif()
 endfunction()
 
+# sinkcheck_content_named(VAR file...): VAR lists copies of the files in the build directory, in
+# a folder named by the digest of their contents (sinkcheck-lists/<md5>/<index>-<name>). The flags
+# that name a sanitizer or coverage list name the copy: ccache keys an object by its command line
+# and its preprocessed source, not by the files a flag names, so with the list's own path in the
+# flag an edited list left the objects compiled with the old one in the cache (seen: an entry
+# added to coverage-ignorelist.txt had no effect until the cache was bypassed). Named by its
+# contents, an edited list is a new flag. An edited list also configures again (configure_file).
+function(sinkcheck_content_named var)
+  set(all "")
+  foreach(file ${ARGN})
+    file(MD5 "${file}" digest)
+    string(APPEND all "${digest}")
+  endforeach()
+  string(MD5 digest "${all}")
+  set(copies "")
+  set(index 0)
+  foreach(file ${ARGN})
+    get_filename_component(name "${file}" NAME)
+    set(copy "${CMAKE_BINARY_DIR}/sinkcheck-lists/${digest}/${index}-${name}")
+    configure_file("${file}" "${copy}" COPYONLY)
+    list(APPEND copies "${copy}")
+    math(EXPR index "${index} + 1")
+  endforeach()
+  set(${var} "${copies}" PARENT_SCOPE)
+endfunction()
+
 function(sinkcheck_add_sink_fuzzer name)
   cmake_parse_arguments(ARG "" "CORPUS" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
@@ -142,9 +168,16 @@ function(sinkcheck_add_sink_fuzzer name)
       message(FATAL_ERROR "SINKCHECK_FUZZ=ON needs clang (libFuzzer)")
     endif()
     # feedback from the code under test only (the lists beside this file say why)
-    target_compile_options(${name} PRIVATE -fsanitize=fuzzer
-      "-fsanitize-coverage-ignorelist=${CMAKE_CURRENT_FUNCTION_LIST_DIR}/coverage-ignorelist.txt"
-      "-fsanitize-ignorelist=${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ubsan-ignorelist.txt")
+    sinkcheck_content_named(lists "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/coverage-ignorelist.txt"
+      "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ubsan-ignorelist.txt")
+    list(GET lists 0 coverage_list)
+    list(GET lists 1 ubsan_list)
+    if(CMAKE_GENERATOR MATCHES "Ninja")  # it compiles from the build directory: the same flags in any clone
+      file(RELATIVE_PATH coverage_list "${CMAKE_BINARY_DIR}" "${coverage_list}")
+      file(RELATIVE_PATH ubsan_list "${CMAKE_BINARY_DIR}" "${ubsan_list}")
+    endif()
+    target_compile_options(${name} PRIVATE -fsanitize=fuzzer "-fsanitize-coverage-ignorelist=${coverage_list}"
+      "-fsanitize-ignorelist=${ubsan_list}")
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
   else()
     sinkcheck_testkit_source(replay_main replay_main.cpp)
