@@ -7,7 +7,6 @@
 #include <pthread.h>
 
 #include <algorithm>
-#include <cstddef>
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -29,16 +28,8 @@ namespace {
 /// A command's help with its placeholders filled: the formats (with_format_names) and
 /// "{windows}", the window sizes `check` runs a windowed sink at (testkit::window_sizes()).
 std::string help_text(std::string_view text) {
-    std::string out = with_format_names(text);
-    const std::vector<std::size_t>& sizes = testkit::window_sizes();
-    std::string windows;
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-        windows += (i == 0 ? "" : i + 1 == sizes.size() ? " and " : ", ") + testkit::window_name(sizes[i]);
-    }
-    for (std::size_t at = out.find("{windows}"); at != std::string::npos; at = out.find("{windows}", at)) {
-        out.replace(at, std::string_view("{windows}").size(), windows);
-    }
-    return out;
+    return with_format_names(
+        text, {{"{windows}", detail::joined(testkit::window_sizes(), testkit::window_name, ", ", " and ")}});
 }
 
 void print_tool_usage(std::FILE* out) {

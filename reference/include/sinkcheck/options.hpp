@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -100,35 +102,52 @@ inline constexpr std::string_view format_name(format f) noexcept { return descri
 
 inline constexpr bool takes_container_shape(format f) noexcept { return describe(f).container_shape; }
 
-/// The names of every format, separated by separator ("cbor, msgpack, ..."), for help and error
-/// texts; with last, the final separator is last instead ("cbor, ... or bon8").
-inline std::string format_names(std::string_view separator = ", ", std::string_view last = {}) {
+namespace detail {
+
+/// name(item) for each of items, separator between them and, when last is given, last before the
+/// final one ("a, b and c"): the lists in help and error texts.
+template <class Items, class Name>
+std::string joined(const Items& items, Name name, std::string_view separator, std::string_view last = {}) {
     std::string out;
-    for (std::size_t i = 0; i < all_formats.size(); ++i) {
-        if (i != 0) out += i + 1 == all_formats.size() && !last.empty() ? last : separator;
-        out += format_name(all_formats[i]);
+    std::size_t i = 0;
+    for (const auto& item : items) {
+        if (i != 0) out += i + 1 == std::size(items) && !last.empty() ? last : separator;
+        out += name(item);
+        ++i;
     }
     return out;
 }
 
+}  // namespace detail
+
+/// The names of every format, separated by separator ("cbor, msgpack, ..."), for help and error
+/// texts; with last, the final separator is last instead ("cbor, ... or bon8").
+inline std::string format_names(std::string_view separator = ", ", std::string_view last = {}) {
+    return detail::joined(all_formats, format_name, separator, last);
+}
+
+/// A placeholder of a help or error text ("{windows}") and what replaces it.
+using placeholder = std::pair<std::string_view, std::string>;
+
 /// text with every "{formats}" replaced by the formats' names ("cbor, msgpack, ..., bon8"),
-/// "{formats-or}" by the same ending "... bson or bon8", and "{titles}" by their titles ("CBOR,
-/// MessagePack, ... and BON8"): the help and error texts name the formats from format_table.
-inline std::string with_format_names(std::string_view text) {
-    std::string titles;
-    for (std::size_t i = 0; i < all_formats.size(); ++i) {
-        if (i != 0) titles += i + 1 == all_formats.size() ? " and " : ", ";
-        titles += describe(all_formats[i]).title;
-    }
-    const std::pair<std::string_view, std::string> names[] = {
-        {"{formats}", format_names()}, {"{formats-or}", format_names(", ", " or ")}, {"{titles}", titles}};
+/// "{formats-or}" by the same ending "... bson or bon8", "{titles}" by their titles ("CBOR,
+/// MessagePack, ... and BON8"), and each of more by its value: the help and error texts name the
+/// formats from format_table.
+inline std::string with_format_names(std::string_view text, std::initializer_list<placeholder> more = {}) {
+    const placeholder names[] = {
+        {"{formats}", format_names()},
+        {"{formats-or}", format_names(", ", " or ")},
+        {"{titles}", detail::joined(
+                         all_formats, [](format f) { return describe(f).title; }, ", ", " and ")}};
     std::string out(text);
-    for (const auto& [placeholder, value] : names) {
-        for (std::size_t at = out.find(placeholder); at != std::string::npos; at = out.find(placeholder, at)) {
-            out.replace(at, placeholder.size(), value);
-            at += value.size();
+    const auto fill = [&out](const placeholder& p) {
+        for (std::size_t at = out.find(p.first); at != std::string::npos; at = out.find(p.first, at)) {
+            out.replace(at, p.first.size(), p.second);
+            at += p.second.size();
         }
-    }
+    };
+    for (const placeholder& p : names) fill(p);
+    for (const placeholder& p : more) fill(p);
     return out;
 }
 

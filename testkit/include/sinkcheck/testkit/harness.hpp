@@ -466,6 +466,17 @@ run_record drive(const run_setup& setup, Body&& body, run_size_hint hint = {}) {
     return r;
 }
 
+/// Distinct capacities in the order a sink reported them.
+inline std::vector<std::size_t> reported_capacities(const run_record& r) {
+    std::vector<std::size_t> out;
+    for (const growth_event& e : r.growths) {
+        if (out.empty() || out.back() != e.capacity) {
+            out.push_back(e.capacity);
+        }
+    }
+    return out;
+}
+
 /// How a write program is split by a move of the sink: the first `split` ops go through the sink
 /// made over the target, the rest through the one it was moved into.
 struct move_plan {

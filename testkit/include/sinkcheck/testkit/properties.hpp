@@ -246,17 +246,6 @@ inline std::size_t chunk_bound(std::size_t n, std::size_t first, std::size_t cap
     return full + 1;
 }
 
-/// Distinct capacities in the order a sink reported them.
-inline std::vector<std::size_t> reported_capacities(const run_record& r) {
-    std::vector<std::size_t> out;
-    for (const growth_event& e : r.growths) {
-        if (out.empty() || out.back() != e.capacity) {
-            out.push_back(e.capacity);
-        }
-    }
-    return out;
-}
-
 /// A tag for RC_CLASSIFY, so a run reports how large the outputs it checked were.
 inline std::string size_class(std::size_t n) {
     if (n < 64) return "output < 64 B";

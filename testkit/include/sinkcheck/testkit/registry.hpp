@@ -129,17 +129,6 @@ namespace detail {
     throw std::invalid_argument("unknown sink '" + std::string(name) + "'; valid sinks: " + valid);
 }
 
-/// Distinct capacities in the order the sink reported its growths.
-inline std::vector<std::size_t> capacities_of(const std::vector<growth_event>& growths) {
-    std::vector<std::size_t> out;
-    for (const growth_event& e : growths) {
-        if (out.empty() || out.back() != e.capacity) {
-            out.push_back(e.capacity);
-        }
-    }
-    return out;
-}
-
 /// One run of write(sink) through the sink described by traits T: the kit's one driver
 /// (testkit::drive, the same the properties and the sink fuzzer use), the run judged by the
 /// promises the sink makes (promises.hpp), and the record reduced to what a sink_run reports.
@@ -186,7 +175,7 @@ sink_run run_one(std::size_t window, Write& write, const sink_faults& faults) {
         out.bytes = std::move(r.bytes);
     }
     out.size = r.position;
-    out.capacities = traits::reports_chunks ? std::move(r.chunks) : capacities_of(r.growths);
+    out.capacities = traits::reports_chunks ? std::move(r.chunks) : testkit::reported_capacities(r);
     out.allocations = r.allocations.size();
     out.bytes_allocated = std::accumulate(r.allocations.begin(), r.allocations.end(), std::size_t(0));
     for (const growth_event& e : r.growths) {
