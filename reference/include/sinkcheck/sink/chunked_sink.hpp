@@ -77,14 +77,19 @@ public:
 
     std::size_t chunk_count() const noexcept { return chunks_.size(); }
 
+    /// Chunk i, for i < chunk_count(): every chunk but the last is full.
+    chunk_view chunk(std::size_t i) const noexcept {
+        const owned_chunk& c = chunks_[i];
+        const bool current = i + 1 == chunks_.size();
+        const std::size_t used = current ? static_cast<std::size_t>(this->cursor_ - begin_) : c.capacity;
+        return {c.data, used, c.capacity};
+    }
+
     std::vector<chunk_view> chunks() const {
         std::vector<chunk_view> out;
         out.reserve(chunks_.size());
         for (std::size_t i = 0; i < chunks_.size(); ++i) {
-            const owned_chunk& c = chunks_[i];
-            const bool current = i + 1 == chunks_.size();
-            const std::size_t used = current ? static_cast<std::size_t>(this->cursor_ - begin_) : c.capacity;
-            out.push_back({c.data, used, c.capacity});
+            out.push_back(chunk(i));
         }
         return out;
     }

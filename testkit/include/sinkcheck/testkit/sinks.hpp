@@ -208,6 +208,10 @@ struct seekable_memory_writer_traits : memory_writer_like<basic_seekable_memory_
 struct chunked_target : owned_bytes_target {
     using owned_bytes_target::owned_bytes_target;
     std::vector<std::size_t> chunk_sizes;
+    // What check_consistency summed when it last saw a new chunk: every chunk is checked again
+    // when their number changes, the current one after every write.
+    std::size_t chunks_seen = 0;
+    std::size_t held_before_current = 0;
 };
 
 struct chunked_sink_traits : owning, hands_over_its_cursor {
@@ -220,15 +224,36 @@ struct chunked_sink_traits : owning, hands_over_its_cursor {
         return sink_type(s.first_chunk, s.max_chunk, byte_alloc(t.log));
     }
     static std::size_t room(sink_type& sink, target&) {
-        const auto chunks = sink.chunks();
-        return chunks.empty() ? 0 : chunks.back().capacity - chunks.back().size;
+        if (sink.chunk_count() == 0) {
+            return 0;
+        }
+        const auto last = sink.chunk(sink.chunk_count() - 1);
+        return last.capacity - last.size;
     }
-    /// The chunks hold exactly position() bytes, none more than it was allocated with.
-    static std::string check_consistency(sink_type& sink, target&) {
-        std::size_t held = 0;
-        for (const auto& c : sink.chunks()) {
+    /// The chunks hold exactly position() bytes, none more than it was allocated with. Runs after
+    /// every write, so it costs the chunks' number only when that changes (a list of them per write
+    /// made a million-write run quadratic).
+    static std::string check_consistency(sink_type& sink, target& t) {
+        const std::size_t count = sink.chunk_count();
+        const auto overfull = [](const auto& c) {
+            return "a chunk of " + std::to_string(c.capacity) + " bytes holds " + std::to_string(c.size);
+        };
+        if (count != t.chunks_seen) {
+            t.held_before_current = 0;
+            for (std::size_t i = 0; i + 1 < count; ++i) {
+                const auto c = sink.chunk(i);
+                if (c.size > c.capacity) {
+                    return overfull(c);
+                }
+                t.held_before_current += c.size;
+            }
+            t.chunks_seen = count;
+        }
+        std::size_t held = t.held_before_current;
+        if (count != 0) {
+            const auto c = sink.chunk(count - 1);
             if (c.size > c.capacity) {
-                return "a chunk of " + std::to_string(c.capacity) + " bytes holds " + std::to_string(c.size);
+                return overfull(c);
             }
             held += c.size;
         }
