@@ -104,18 +104,15 @@ TEST(KnownDivergence, IsNullForBon8AndForAValueOutsideTheFormats) {
     EXPECT_EQ(sinkcheck::known_divergence(unknown_format, invalid), nullptr);
 }
 
-// RFC 6901 §3: '~' is written "~0" and '/' "~1" in a reference token. Escaping '/' first and
-// then '~' would turn "/~" into "~01~0" instead of "~1~0", hence keys with both orders.
-TEST(EncodeError, PointerEscapesTildeAndSlashInKeysInEveryFormat) {
-    const std::string invalid = "\xff";
-    struct pointer_case {
-        json value;
-        std::string pointer;
-    };
-    const std::vector<pointer_case> cases = {
-        {json{{"a~b/c", invalid}}, "/a~0b~1c"},
-        {json{{"~/", json::array({0, json{{"/~", invalid}}})}}, "/~0~1/1/~1~0"},
-    };
+/// A value holding one invalid string, and the pointer every format's refusal must name.
+struct pointer_case {
+    json value;
+    std::string pointer;
+};
+
+/// Every format refuses each case's value with type_error.316 at its pointer, which the message
+/// quotes too.
+void expect_invalid_utf8_at(const std::vector<pointer_case>& cases) {
     for (const format f : sinkcheck::all_formats) {
         for (const auto& c : cases) {
             SCOPED_TRACE(std::string(sinkcheck::format_name(f)) + " " + c.pointer);
@@ -126,6 +123,40 @@ TEST(EncodeError, PointerEscapesTildeAndSlashInKeysInEveryFormat) {
             EXPECT_NE(std::string(e->what()).find("(at '" + c.pointer + "')"), std::string::npos) << e->what();
         }
     }
+}
+
+// The walker writes a container of up to 16 children without putting it on its stack until its
+// first container child; the pointer must name the value either way, before and after that child,
+// and in containers too large for it.
+TEST(EncodeError, PointerNamesTheValueWhereverItsContainerIsWritten) {
+    const json invalid = std::string("\xff");
+    json large = json::array();
+    json large_of_pairs = json::array();
+    for (int i = 0; i < 17; ++i) {
+        large.push_back(i);
+        large_of_pairs.push_back(json::array({i, i}));
+    }
+    large.push_back(invalid);
+    large_of_pairs.push_back(json::array({1, invalid}));
+    expect_invalid_utf8_at({
+        {json{{"a", json::array({1, 2, invalid})}}, "/a/2"},
+        {json{{"a", json::array({1, json::array({2}), invalid})}}, "/a/2"},
+        {json{{"a", json::array({1, json::array({2, invalid})})}}, "/a/1/1"},
+        {json{{"a", json{{"b", 1}, {"c", json{{"d", invalid}}}}}}, "/a/c/d"},
+        {json{{"a", json{{"b", json::array()}, {"c", invalid}}}}, "/a/c"},
+        {json{{"a", large}}, "/a/17"},
+        {json{{"a", large_of_pairs}}, "/a/17/1"},
+    });
+}
+
+// RFC 6901 §3: '~' is written "~0" and '/' "~1" in a reference token. Escaping '/' first and
+// then '~' would turn "/~" into "~01~0" instead of "~1~0", hence keys with both orders.
+TEST(EncodeError, PointerEscapesTildeAndSlashInKeysInEveryFormat) {
+    const std::string invalid = "\xff";
+    expect_invalid_utf8_at({
+        {json{{"a~b/c", invalid}}, "/a~0b~1c"},
+        {json{{"~/", json::array({0, json{{"/~", invalid}}})}}, "/~0~1/1/~1~0"},
+    });
 }
 
 }  // namespace

@@ -109,6 +109,7 @@ public:
     template <class Handler>
     void run(const Json& root, Handler& handler, std::vector<value_mark>* marks = nullptr) {
         stack_.clear();
+        unstacked_ = nullptr;
         try {
             // Two instantiations, so the loop without marks carries no test for them per value.
             if (marks != nullptr) {
@@ -127,16 +128,24 @@ public:
     /// The JSON pointer of the value being written now.
     std::string pointer() const {
         std::string out;
-        for (std::size_t i = 0; i < stack_.size(); ++i) {
-            const frame_type& f = stack_[i];
+        const auto token = [&out](const frame_type& f) {
             if (f.index == no_child) {
-                break;
+                return false;
             }
             if (f.key != nullptr) {
                 append_pointer_token(out, *f.key);
             } else {
                 append_pointer_token(out, std::to_string(f.index));
             }
+            return true;
+        };
+        for (std::size_t i = 0; i < stack_.size(); ++i) {
+            if (!token(stack_[i])) {
+                return out;
+            }
+        }
+        if (unstacked_ != nullptr) {
+            token(*unstacked_);
         }
         return out;
     }
@@ -156,7 +165,7 @@ private:
             handler.value(root, nullptr);
             return;
         }
-        open(root, handler, nullptr);
+        open<Marks>(root, handler, nullptr);
         while (!stack_.empty()) {
             frame_type& f = stack_.top();
             const bool done = f.object ? children<Marks>(f, f.oit, f.oend, handler, marks)
@@ -189,7 +198,7 @@ private:
             }
             handler.member(f, *child);
             if (child->is_structured()) {
-                if (open(*child, handler, &f)) {
+                if (open<Marks>(*child, handler, &f)) {
                     return false;
                 }
             } else {
@@ -199,29 +208,102 @@ private:
         return true;
     }
 
-    /// Calls handler.open for a container; true when a frame was pushed for its children.
-    template <class Handler>
+    /// Writes f's children up to its first container child, which it leaves to the stack; true
+    /// when none was left. The same calls as children() makes for them.
+    template <class Iterator, class Handler>
+    bool scalar_children(frame_type& f, Iterator& it, const Iterator end, Handler& handler) {
+        for (; it != end; ++it) {
+            const Json* child;
+            if constexpr (std::is_same_v<Iterator, typename frame_type::object_t::const_iterator>) {
+                child = &it->second;
+                if (child->is_structured()) {
+                    return false;
+                }
+                f.key = &it->first;
+            } else {
+                child = &*it;
+                if (child->is_structured()) {
+                    return false;
+                }
+            }
+            ++f.index;
+            handler.member(f, *child);
+            handler.value(*child, &f);
+        }
+        return true;
+    }
+
+    /// Containers of at most this many children are written by open() up to their first
+    /// container child without going on the stack.
+    static constexpr std::size_t unstacked_children = 16;
+
+    /// Calls handler.open for a container; true when a frame was pushed for its children. A
+    /// small container whose children are all scalars (a coordinate pair, a record of numbers and
+    /// strings) is written here whole, in a frame that never goes on the stack: the pair
+    /// [longitude, latitude] of a GeoJSON costs no push, no pop and no return to the walk loop.
+    /// The frame goes on the stack at its first container child, from where the loop goes on.
+    template <bool Marks, class Handler>
     bool open(const Json& j, Handler& handler, frame_type* parent) {
         frame_type f;
         f.node = &j;
+        bool small;
         if (j.is_array()) {
             const auto& a = j.template get_ref<const typename Json::array_t&>();
             f.ait = a.begin();
             f.aend = a.end();
+            small = a.size() <= unstacked_children;
         } else {
             const auto& o = j.template get_ref<const typename Json::object_t&>();
             f.oit = o.begin();
             f.oend = o.end();
             f.object = true;
+            small = o.size() <= unstacked_children;
         }
         if (!handler.open(j, f, parent)) {
             return false;
+        }
+        // A mark records the pointer of each value, so marks go the long way; so do large
+        // containers, whose push costs little per child, and whose children the loop of
+        // children() writes with the handler's hot functions inlined into it.
+        if (!Marks && small) {
+            bool done;
+            {
+                const unstacked_frame in_flight(*this, f);
+                try {
+                    done = f.object ? scalar_children(f, f.oit, f.oend, handler)
+                                    : scalar_children(f, f.ait, f.aend, handler);
+                } catch (encode_error& e) {
+                    if (!e.has_pointer()) {
+                        e.set_pointer(pointer());  // while f, off the stack, is still there to name
+                    }
+                    throw;
+                }
+            }
+            if (done) {
+                f.index = no_child;
+                f.key = nullptr;
+                handler.close(f);
+                return false;
+            }
         }
         stack_.push(f);  // parent may dangle from here on
         return true;
     }
 
+    /// Names the frame open() writes whole, off the stack, to pointer() while it is written.
+    class unstacked_frame {
+    public:
+        unstacked_frame(walker& w, const frame_type& f) noexcept : w_(w) { w_.unstacked_ = &f; }
+        ~unstacked_frame() { w_.unstacked_ = nullptr; }
+        unstacked_frame(const unstacked_frame&) = delete;
+        unstacked_frame& operator=(const unstacked_frame&) = delete;
+
+    private:
+        walker& w_;
+    };
+
     small_stack<frame_type, 32> stack_;
+    const frame_type* unstacked_ = nullptr;  // the frame open() is writing whole, if any
 };
 
 /// True when pred(node, key) holds for some node of root (key: the member's key or null).
