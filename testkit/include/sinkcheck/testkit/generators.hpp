@@ -580,7 +580,8 @@ rc::Gen<Json> ndarray_value() {
 }
 
 /// A container with exactly an edge number of elements (CBOR 23/24/255/256, MessagePack
-/// fix/16/32 at 15/16 and 65535/65536, BON8 count forms 4/5), all alike or alternating.
+/// fix/16/32 at 15/16 and 65535/65536, BON8 count forms 4/5; 16/17, where the walker stops
+/// writing a container without stacking it), all alike or alternating.
 template <class Json>
 rc::Gen<Json> edge_sized_container(const value_profile& p) {
     std::vector<std::size_t> counts = {4, 5, 15, 16, 17, 23, 24, 25, 31, 32, 127, 128, 255, 256, 257};
