@@ -180,16 +180,25 @@ private:
     }
 
     /// Writes f's remaining children; true when all are written, false when one of them pushed
-    /// a frame (which may have moved f: the caller must take the top afresh).
-    template <bool Marks, class Iterator, class Handler>
+    /// a frame (which may have moved f: the caller must take the top afresh). With Unstacked (f is
+    /// not on the stack: open() writes it), false at its first container child instead, which is
+    /// left unwritten for the stack's loop.
+    template <bool Marks, bool Unstacked = false, class Iterator, class Handler>
     bool children(frame_type& f, Iterator& it, const Iterator end, Handler& handler, std::vector<value_mark>* marks) {
         while (it != end) {
             const Json* child;
             if constexpr (std::is_same_v<Iterator, typename frame_type::object_t::const_iterator>) {
-                f.key = &it->first;
                 child = &it->second;
             } else {
                 child = &*it;
+            }
+            if constexpr (Unstacked) {
+                if (child->is_structured()) {
+                    return false;
+                }
+            }
+            if constexpr (std::is_same_v<Iterator, typename frame_type::object_t::const_iterator>) {
+                f.key = &it->first;
             }
             ++it;
             ++f.index;  // no_child + 1 wraps to 0: the first child
@@ -197,38 +206,13 @@ private:
                 marks->push_back({handler.position(), pointer()});
             }
             handler.member(f, *child);
-            if (child->is_structured()) {
+            if (!Unstacked && child->is_structured()) {
                 if (open<Marks>(*child, handler, &f)) {
                     return false;
                 }
             } else {
                 handler.value(*child, &f);
             }
-        }
-        return true;
-    }
-
-    /// Writes f's children up to its first container child, which it leaves to the stack; true
-    /// when none was left. The same calls as children() makes for them.
-    template <class Iterator, class Handler>
-    bool scalar_children(frame_type& f, Iterator& it, const Iterator end, Handler& handler) {
-        for (; it != end; ++it) {
-            const Json* child;
-            if constexpr (std::is_same_v<Iterator, typename frame_type::object_t::const_iterator>) {
-                child = &it->second;
-                if (child->is_structured()) {
-                    return false;
-                }
-                f.key = &it->first;
-            } else {
-                child = &*it;
-                if (child->is_structured()) {
-                    return false;
-                }
-            }
-            ++f.index;
-            handler.member(f, *child);
-            handler.value(*child, &f);
         }
         return true;
     }
@@ -270,8 +254,8 @@ private:
             {
                 const unstacked_frame in_flight(*this, f);
                 try {
-                    done = f.object ? scalar_children(f, f.oit, f.oend, handler)
-                                    : scalar_children(f, f.ait, f.aend, handler);
+                    done = f.object ? children<false, true>(f, f.oit, f.oend, handler, nullptr)
+                                    : children<false, true>(f, f.ait, f.aend, handler, nullptr);
                 } catch (encode_error& e) {
                     if (!e.has_pointer()) {
                         e.set_pointer(pointer());  // while f, off the stack, is still there to name
